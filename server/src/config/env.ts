@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { ConfigError } from "./index.js";
+import type { GatehouseOptions } from "./options.js";
+
+/**
+ * The one place that reads process.env. It turns the environment and the optional GATEHOUSE_CONFIG file
+ * into options for createGatehouse(); the environment wins over the file.
+ */
+export interface ServiceSettings {
+  options: GatehouseOptions;
+  port: number;
+  host: string;
+  nodeEnv: string | undefined;
+  dataDir: string;
+  /** The development secret, generated once and kept in the data folder (never used in production). */
+  fallbackSecret?: string;
+  warnings: string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ["debug", "info", "success", "warn", "error", "silent"] as const;
+
+export function loadServiceSettings(env: Env = process.env): ServiceSettings {
+  const warnings: string[] = [];
+  const fileOptions = readConfigFile(env.GATEHOUSE_CONFIG);
+  const options: Record<string, unknown> = structuredClone(fileOptions);
+
+  const port = parsePort(env.PORT);
+  const host = env.HOST?.trim() || "0.0.0.0";
+  if (env.BASE_URL !== undefined) options.baseURL = requireUrl("BASE_URL", env.BASE_URL);
+  if (env.DATABASE_URL !== undefined) {
+    options.database = { ...(options.database as object), url: requireDatabaseUrl(env.DATABASE_URL) };
+  }
+  if (env.REDIS_URL !== undefined) {
+    if (!/^rediss?:\/\//.test(env.REDIS_URL)) throw new ConfigError("REDIS_URL must start with redis:// or rediss://");
+    options.redis = { url: env.REDIS_URL };
+  }
+  if (env.GATEHOUSE_SECRET !== undefined) options.secret = env.GATEHOUSE_SECRET;
+  if (env.TRUSTED_ORIGINS !== undefined) {
+    options.trustedOrigins = env.TRUSTED_ORIGINS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+  if (env.LOG_LEVEL !== undefined) {
+    const level = env.LOG_LEVEL.trim().toLowerCase();
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+      throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${env.LOG_LEVEL}")`);
+    }
+    options.logger = { ...(options.logger as object), level };
+  }
+
+  const nodeEnv = env.NODE_ENV;
+  const dataDir = resolve(env.GATEHOUSE_DATA_DIR?.trim() || "./data");
+  const settings: ServiceSettings = { options: options as GatehouseOptions, port, host, nodeEnv, dataDir, warnings };
+  if (nodeEnv === "production") {
+    if (!env.GATEHOUSE_SECRET && !options.secret) {
+      throw new ConfigError("GATEHOUSE_SECRET is required when NODE_ENV=production (32 or more characters)");
+    }
+  } else if (!options.secret) {
+    settings.fallbackSecret = developmentSecret(dataDir);
+    warnings.push(
+      `GATEHOUSE_SECRET is not set: using the development secret kept in ${join(dataDir, "secret")}. Set GATEHOUSE_SECRET in production.`,
+    );
+  }
+  return settings;
+}
+
+function readConfigFile(path: string | undefined): Record<string, unknown> {
+  if (!path) return {};
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`GATEHOUSE_CONFIG: cannot read ${path}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`GATEHOUSE_CONFIG: ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(`GATEHOUSE_CONFIG: ${path} must hold a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${raw}")`);
+  }
+  return port;
+}
+
+function requireUrl(name: string, raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
+    return raw.replace(/\/+$/, "");
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL (got "${raw}")`);
+  }
+}
+
+function requireDatabaseUrl(raw: string): string {
+  if (/^sqlite:\/\/.+/.test(raw) || raw === "sqlite::memory:" || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError(`DATABASE_URL must be sqlite://PATH, sqlite::memory: or postgres://... (got "${raw}")`);
+}
+
+function developmentSecret(dataDir: string): string {
+  const file = join(dataDir, "secret");
+  if (existsSync(file)) {
+    const existing = readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret + "\n", { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,110 @@
+import { z } from "zod";
+
+/**
+ * Every option of `createGatehouse(options)` and its default, in one place.
+ * Option names follow the ones clients of this API already know (see API-NOTES.md section 1).
+ */
+
+const MAX_COOKIE_AGE = 34_560_000; // 400 days: browsers cap cookie life there (RFC 6265bis)
+
+const seconds = (max = Number.MAX_SAFE_INTEGER) => z.number().int().min(0).max(max);
+
+const rateLimitRule = z.union([z.literal(false), z.strictObject({ window: seconds().min(1), max: z.number().int().min(1) })]);
+
+export const optionsSchema = z
+  .object({
+    /** Public URL of the service, e.g. https://auth.example.com. Links in mail and OAuth redirects are built on it. */
+    baseURL: z.string().url().optional(),
+    basePath: z
+      .string()
+      .regex(/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/, "must start with / and not end with /")
+      .default("/api/auth"),
+    secret: z.string().min(1).optional(),
+    database: z
+      .object({
+        /** sqlite://path, sqlite::memory:, or postgres://... */
+        url: z.string().min(1).default("sqlite://./data/gatehouse.db"),
+        /** PostgreSQL pool size. */
+        poolSize: z.number().int().min(1).max(500).default(10),
+        /** PostgreSQL schema to use (created if missing); "public" by default. */
+        schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+      })
+      .prefault({}),
+    redis: z.strictObject({ url: z.string().min(1) }).optional(),
+    trustedOrigins: z.array(z.string().min(1)).default([]),
+    session: z
+      .object({
+        expiresIn: seconds(MAX_COOKIE_AGE).min(60).default(604_800),
+        updateAge: seconds().default(86_400),
+        freshAge: seconds().default(86_400),
+        disableSessionRefresh: z.boolean().default(false),
+        cookieCache: z
+          .object({
+            enabled: z.boolean().default(false),
+            maxAge: seconds(MAX_COOKIE_AGE).min(1).default(300),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    emailAndPassword: z
+      .object({
+        enabled: z.boolean().default(true),
+        disableSignUp: z.boolean().default(false),
+        minPasswordLength: z.number().int().min(1).max(256).default(8),
+        maxPasswordLength: z.number().int().min(1).max(4096).default(128),
+        autoSignIn: z.boolean().default(true),
+        requireEmailVerification: z.boolean().default(false),
+      })
+      .prefault({})
+      .refine((v) => v.minPasswordLength <= v.maxPasswordLength, {
+        message: "minPasswordLength must not exceed maxPasswordLength",
+        path: ["minPasswordLength"],
+      }),
+    rateLimit: z
+      .object({
+        /** Defaults to on, except under NODE_ENV=test (decided in resolveOptions). */
+        enabled: z.boolean().optional(),
+        window: seconds().min(1).default(10),
+        max: z.number().int().min(1).default(100),
+        /** Keyed by exact path ("/sign-in/email") or a prefix ending in "*" ("/sign-in/*"). */
+        customRules: z.record(z.string().regex(/^\//), rateLimitRule).default({}),
+      })
+      .prefault({}),
+    advanced: z
+      .object({
+        cookiePrefix: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]+$/)
+          .default("better-auth"),
+        useSecureCookies: z.boolean().optional(),
+        disableOriginCheck: z.boolean().default(false),
+        ipAddress: z
+          .object({
+            /**
+             * Headers that carry the client address, trusted only when the service runs behind a proxy
+             * that sets them. Empty by default: the address is the socket's.
+             */
+            ipAddressHeaders: z.array(z.string().min(1)).default([]),
+            disableIpTracking: z.boolean().default(false),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    password: z
+      .object({
+        /** How many password hashes run at once; defaults to the number of cores. */
+        concurrency: z.number().int().min(1).max(64).optional(),
+        /** Worker-thread niceness for hashing, so sessions are served first under a sign-in storm. */
+        workerNice: z.number().int().min(0).max(19).default(10),
+      })
+      .prefault({}),
+    logger: z
+      .object({
+        level: z.enum(["debug", "info", "success", "warn", "error", "silent"]).default("info"),
+      })
+      .prefault({}),
+  });
+
+export type GatehouseOptions = z.input<typeof optionsSchema>;
+export type ParsedOptions = z.output<typeof optionsSchema>;
+export { MAX_COOKIE_AGE };

@@ -1,0 +1,121 @@
+import { Hono } from "hono";
+import type { Runtime } from "../runtime.js";
+import { isUnavailableError } from "../storage/database.js";
+import { StorageUnavailableError } from "../storage/secondary/types.js";
+import { clientIp } from "./client-ip.js";
+import type { AnyEndpoint } from "./endpoint.js";
+import { APIError, MESSAGES } from "./errors.js";
+import { runEndpoint, type CallResult } from "./pipeline.js";
+import { createRateLimiter } from "./rate-limit.js";
+
+export interface ServerEnv {
+  /** The client address of the socket, when served by node:http. */
+  remoteAddress?: string | undefined;
+  [key: string]: unknown;
+}
+
+type HonoEnv = { Bindings: ServerEnv & { ip: string } };
+
+/** Collapses repeated slashes and drops a trailing one, so `//sign-in/email/` is counted as `/sign-in/email`. */
+export function normalizePath(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, "/");
+  return collapsed.length > 1 && collapsed.endsWith("/") ? collapsed.slice(0, -1) : collapsed || "/";
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+
+/** The one place where an error becomes a response: `{ code, message }`, never a stack trace. */
+export function errorResponse(runtime: Runtime, error: unknown, request?: Request): Response {
+  if (error instanceof APIError) {
+    const headers = new Headers(JSON_HEADERS);
+    for (const [name, value] of Object.entries(error.headers ?? {})) headers.set(name, value);
+    return new Response(JSON.stringify(error.toJSON()), { status: error.status, headers });
+  }
+  if (error instanceof StorageUnavailableError || isUnavailableError(error)) {
+    runtime.logger.warn({ err: (error as Error).message, path: request ? new URL(request.url).pathname : undefined }, "storage unavailable");
+    return new Response(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: MESSAGES.SERVICE_UNAVAILABLE }), {
+      status: 503,
+      headers: { ...JSON_HEADERS, "retry-after": "1" },
+    });
+  }
+  runtime.logger.error(
+    { err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) },
+    "unhandled error",
+  );
+  return new Response(JSON.stringify({ code: "INTERNAL_SERVER_ERROR", message: MESSAGES.INTERNAL_SERVER_ERROR }), {
+    status: 500,
+    headers: JSON_HEADERS,
+  });
+}
+
+export function toResponse(result: CallResult): Response {
+  const headers = result.headers;
+  if (result.redirect !== undefined) return new Response(null, { status: result.status, headers });
+  if (result.raw) {
+    headers.set("content-type", result.raw.contentType);
+    return new Response(result.raw.body, { status: result.raw.status, headers });
+  }
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify(result.data), { status: result.status, headers });
+}
+
+export interface HttpHandler {
+  fetch(request: Request, env?: ServerEnv): Promise<Response>;
+}
+
+export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpoint[]): HttpHandler {
+  const { basePath } = runtime.config;
+  const limiter = createRateLimiter(runtime.config, runtime.storage);
+  const ipHeaders = runtime.config.advanced.ipAddress.disableIpTracking
+    ? []
+    : runtime.config.advanced.ipAddress.ipAddressHeaders;
+  const app = new Hono<HonoEnv>();
+
+  for (const endpoint of endpoints) {
+    if (endpoint.serverOnly) continue;
+    app.on(endpoint.method, basePath + endpoint.path, async (c) => {
+      const request = c.req.raw;
+      const result = await runEndpoint(runtime, endpoint, {
+        method: request.method,
+        url: new URL(request.url),
+        headers: request.headers,
+        params: c.req.param() as Record<string, string>,
+        ip: c.env.ip,
+        request,
+        server: false,
+      });
+      if (endpoint.path === "/get-session") {
+        result.headers.set("cache-control", "no-store");
+        result.headers.set("pragma", "no-cache");
+      }
+      return toResponse(result);
+    });
+  }
+  app.notFound(
+    () =>
+      new Response(JSON.stringify({ code: "NOT_FOUND", message: MESSAGES.NOT_FOUND }), {
+        status: 404,
+        headers: JSON_HEADERS,
+      }),
+  );
+  app.onError((error, c) => errorResponse(runtime, error, c.req.raw));
+
+  return {
+    async fetch(request, env = {}) {
+      const ip = runtime.config.advanced.ipAddress.disableIpTracking
+        ? ""
+        : clientIp(request.headers, env.remoteAddress, ipHeaders);
+      if (runtime.config.rateLimitEnabled) {
+        const pathname = new URL(request.url).pathname;
+        if (pathname.startsWith(basePath)) {
+          try {
+            await limiter.check(ip || "unknown", normalizePath(pathname.slice(basePath.length)));
+          } catch (error) {
+            return errorResponse(runtime, error, request);
+          }
+        }
+      }
+      return app.fetch(request, { ...env, ip });
+    },
+  };
+}

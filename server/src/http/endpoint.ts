@@ -1,0 +1,87 @@
+import type { z } from "zod";
+import type { Runtime } from "../runtime.js";
+import type { SessionAndUser } from "../storage/sessions.js";
+import type { CookieAttributes } from "./cookies.js";
+
+/**
+ * Every route is declared the same way: method, path, schemas, who may call it, and a handler.
+ * The same declaration drives routing, validation, the server-side API and the OpenAPI document.
+ */
+export type AuthLevel =
+  /** anyone */
+  | "none"
+  /** a valid session (the cookie cache may answer) */
+  | "session"
+  /** a valid session read from the database, bypassing the cookie cache */
+  | "sensitive"
+  /** a sensitive session created within session.freshAge */
+  | "fresh";
+
+export interface EndpointContext<B = unknown, Q = unknown> {
+  runtime: Runtime;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  headers: Headers;
+  /** The request URL (for in-process calls, an internal one). */
+  url: URL;
+  /** The client address used for rate limits and stored on sessions ("" when unknown). */
+  ip: string;
+  /** True for in-process calls through the server-side API. */
+  server: boolean;
+  cookie(name: string): string | undefined;
+  setCookie(name: string, value: string, attributes?: CookieAttributes): void;
+  setHeader(name: string, value: string): void;
+  /** The caller's session; null when signed out. Loaded once per request. */
+  getSession(opts?: { disableCookieCache?: boolean }): Promise<SessionAndUser | null>;
+  /** Set by the runner for routes whose auth level requires a session. */
+  session: SessionAndUser | null;
+}
+
+export interface Redirect {
+  redirect: string;
+  status?: 302 | 303;
+}
+
+export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
+  method: "GET" | "POST";
+  path: string;
+  body?: B;
+  query?: Q;
+  auth: AuthLevel;
+  /** Reachable only through the server-side API, never over HTTP. */
+  serverOnly?: boolean;
+  /** Also accept application/x-www-form-urlencoded bodies (HTML form posts). */
+  acceptsForm?: boolean;
+  /** Body fields holding URLs that must be trusted callbacks (checked before the handler runs). */
+  callbackFields?: readonly CallbackField[];
+  summary: string;
+  tags: readonly string[];
+  handler(ctx: EndpointContext<z.output<B>, z.output<Q>>): Promise<unknown>;
+}
+
+export type CallbackField = "callbackURL" | "redirectTo" | "errorCallbackURL" | "newUserCallbackURL";
+
+export function defineEndpoint<B extends z.ZodType, Q extends z.ZodType>(endpoint: Endpoint<B, Q>): Endpoint<B, Q> {
+  return endpoint;
+}
+
+/** A handler result that becomes a redirect response. */
+export function redirectTo(url: string, status: 302 | 303 = 302): { __redirect: Redirect } {
+  return { __redirect: { redirect: url, status } };
+}
+
+export function isRedirect(value: unknown): value is { __redirect: Redirect } {
+  return typeof value === "object" && value !== null && "__redirect" in value;
+}
+
+/** A handler result sent as-is (an HTML page, for example). */
+export class RawResponse {
+  constructor(
+    readonly body: string,
+    readonly contentType: string,
+    readonly status = 200,
+  ) {}
+}
+
+export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType>;

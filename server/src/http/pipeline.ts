@@ -1,0 +1,225 @@
+import { z } from "zod";
+import type { Runtime } from "../runtime.js";
+import type { SessionAndUser } from "../storage/sessions.js";
+import { parseCookies, serializeCookie, type CookieAttributes } from "./cookies.js";
+import {
+  isRedirect,
+  RawResponse,
+  type AnyEndpoint,
+  type CallbackField,
+  type EndpointContext,
+} from "./endpoint.js";
+import { APIError, MESSAGES, VALIDATION_ERROR } from "./errors.js";
+
+/** Largest request body accepted; auth payloads are tiny, so anything bigger is refused before parsing. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const CALLBACK_MESSAGES: Record<CallbackField, string> = {
+  callbackURL: MESSAGES.INVALID_CALLBACK_URL,
+  redirectTo: MESSAGES.INVALID_REDIRECT_URL,
+  errorCallbackURL: MESSAGES.INVALID_ERROR_CALLBACK_URL,
+  newUserCallbackURL: MESSAGES.INVALID_NEW_USER_CALLBACK_URL,
+};
+
+export interface IncomingCall {
+  method: string;
+  url: URL;
+  headers: Headers;
+  params: Record<string, string>;
+  ip: string;
+  /** Reads the raw body (HTTP calls). */
+  request?: Request;
+  /** An already-parsed body (in-process calls). */
+  body?: unknown;
+  server: boolean;
+}
+
+export interface CallResult {
+  status: number;
+  data: unknown;
+  headers: Headers;
+  redirect?: string;
+  raw?: RawResponse;
+}
+
+async function readBody(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new APIError(413, MESSAGES.BODY_TOO_LARGE);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new APIError(413, MESSAGES.BODY_TOO_LARGE);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function formToObject(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    // HTML forms carry only strings; booleans arrive as "true"/"false" (a checkbox's "on" is true).
+    out[key] = value === "true" || value === "on" ? true : value === "false" ? false : value;
+  }
+  return out;
+}
+
+async function parseBody(endpoint: AnyEndpoint, request: Request): Promise<unknown> {
+  const text = await readBody(request);
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const allowed = endpoint.acceptsForm ? "application/json, application/x-www-form-urlencoded" : "application/json";
+  if (text.trim() === "") {
+    if (type && type !== "application/json" && !(endpoint.acceptsForm && type === "application/x-www-form-urlencoded")) {
+      throw new APIError(415, `Content-Type "${type}" is not allowed. Allowed types: ${allowed}`);
+    }
+    return undefined;
+  }
+  if (!type) throw new APIError(415, `Content-Type is required. Allowed types: ${allowed}`);
+  if (type === "application/json") {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new APIError("BAD_REQUEST", MESSAGES.INVALID_JSON);
+    }
+  }
+  if (endpoint.acceptsForm && type === "application/x-www-form-urlencoded") return formToObject(text);
+  throw new APIError(415, `Content-Type "${type}" is not allowed. Allowed types: ${allowed}`);
+}
+
+export function queryToObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of params) {
+    const existing = out[key];
+    if (existing === undefined) out[key] = value;
+    else out[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+function validate(schema: z.ZodType | undefined, value: unknown, message: string, root: string): unknown {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new APIError("BAD_REQUEST", message, {
+    code: VALIDATION_ERROR,
+    extra: {
+      issues: result.error.issues.map((issue) => ({
+        path: [root, ...issue.path.map(String)].join("."),
+        message: issue.message,
+      })),
+    },
+  });
+}
+
+function requestOrigin(call: IncomingCall): string | null {
+  const origin = call.headers.get("origin");
+  if (origin) return origin;
+  const referer = call.headers.get("referer");
+  if (!referer) return null;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return "null";
+  }
+}
+
+/** CSRF defences for state-changing HTTP calls (API-NOTES.md 1.9). */
+function checkOrigin(runtime: Runtime, endpoint: AnyEndpoint, call: IncomingCall): void {
+  if (call.server || endpoint.method === "GET" || runtime.config.advanced.disableOriginCheck) return;
+  const trusted = (origin: string) =>
+    runtime.origins.isTrustedOrigin(origin) || (!runtime.config.baseURL && origin === call.url.origin);
+  const origin = requestOrigin(call);
+  if (call.headers.has("cookie")) {
+    if (!origin || origin === "null") throw new APIError("FORBIDDEN", MESSAGES.MISSING_OR_NULL_ORIGIN);
+    if (!trusted(origin)) throw new APIError("FORBIDDEN", MESSAGES.INVALID_ORIGIN);
+  }
+  if (endpoint.acceptsForm) {
+    // Sign-in and sign-up forms: a cross-site page must not sign a visitor into an attacker's account.
+    if (call.headers.get("sec-fetch-site") === "cross-site" && call.headers.get("sec-fetch-mode") === "navigate") {
+      throw new APIError("FORBIDDEN", MESSAGES.CROSS_SITE_NAVIGATION_LOGIN_BLOCKED);
+    }
+    if (origin && !trusted(origin)) throw new APIError("FORBIDDEN", MESSAGES.INVALID_ORIGIN);
+  }
+}
+
+function checkCallbacks(runtime: Runtime, endpoint: AnyEndpoint, body: unknown, query: unknown): void {
+  for (const field of endpoint.callbackFields ?? []) {
+    for (const source of [body, query]) {
+      if (!source || typeof source !== "object") continue;
+      const value = (source as Record<string, unknown>)[field];
+      if (value === undefined || value === null || value === "") continue;
+      if (typeof value !== "string") throw new APIError("BAD_REQUEST", `Invalid ${field}: expected a string`);
+      if (!runtime.origins.isTrustedCallback(value)) throw new APIError("FORBIDDEN", CALLBACK_MESSAGES[field]);
+    }
+  }
+}
+
+/** Runs one endpoint for one call: the whole request path after routing and rate limiting. */
+export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call: IncomingCall): Promise<CallResult> {
+  const headers = new Headers();
+  let cookies: Map<string, string> | undefined;
+  const cookieOf = (name: string) => (cookies ??= parseCookies(call.headers.get("cookie"))).get(name);
+  let sessionPromise: Promise<SessionAndUser | null> | undefined;
+  let sessionFromDatabase = false;
+
+  checkOrigin(runtime, endpoint, call);
+  const rawBody = call.request && endpoint.method !== "GET" ? await parseBody(endpoint, call.request) : call.body;
+  const body = validate(endpoint.body, rawBody ?? (endpoint.body ? {} : undefined), MESSAGES.INVALID_BODY, "body");
+  const query = validate(endpoint.query, queryToObject(call.url.searchParams), MESSAGES.INVALID_QUERY, "query");
+  checkCallbacks(runtime, endpoint, body, query);
+
+  const ctx: EndpointContext = {
+    runtime,
+    body,
+    query,
+    params: call.params,
+    headers: call.headers,
+    url: call.url,
+    ip: call.ip,
+    server: call.server,
+    cookie: cookieOf,
+    setCookie(name: string, value: string, attributes?: CookieAttributes) {
+      headers.append("set-cookie", serializeCookie(name, value, attributes));
+    },
+    setHeader(name: string, value: string) {
+      headers.set(name, value);
+    },
+    getSession(opts = {}) {
+      const fromDatabase = opts.disableCookieCache === true;
+      if (!sessionPromise || (fromDatabase && !sessionFromDatabase)) {
+        sessionFromDatabase = fromDatabase;
+        sessionPromise = runtime.sessions.readSession(ctx, { disableCookieCache: fromDatabase, refresh: false });
+      }
+      return sessionPromise;
+    },
+    session: null,
+  };
+
+  if (endpoint.auth !== "none") {
+    const session = await ctx.getSession({ disableCookieCache: endpoint.auth !== "session" });
+    if (!session) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    if (endpoint.auth === "fresh") {
+      const freshAge = runtime.config.session.freshAge;
+      // SPEC.md: fresh means updated within freshAge (API-NOTES.md notes newer clients measure from createdAt).
+      if (freshAge > 0 && runtime.now().getTime() - session.session.updatedAt.getTime() > freshAge * 1000) {
+        throw new APIError("FORBIDDEN", MESSAGES.SESSION_NOT_FRESH);
+      }
+    }
+    ctx.session = session;
+  }
+
+  const result = await endpoint.handler(ctx as never);
+  if (isRedirect(result)) {
+    headers.set("location", result.__redirect.redirect);
+    return { status: result.__redirect.status ?? 302, data: null, headers, redirect: result.__redirect.redirect };
+  }
+  if (result instanceof RawResponse) return { status: result.status, data: null, headers, raw: result };
+  return { status: 200, data: result === undefined ? null : result, headers };
+}

@@ -1,0 +1,156 @@
+import type { z } from "zod";
+import { resolveConfig, type Config, type GatehouseOptions } from "./config/index.js";
+import { createPasswordHasher, type PasswordHasher } from "./credentials/password.js";
+import { createHttpHandler, type ServerEnv } from "./http/app.js";
+import type { AnyEndpoint, Endpoint } from "./http/endpoint.js";
+import { APIError } from "./http/errors.js";
+import { createOriginMatcher } from "./http/origin.js";
+import { runEndpoint } from "./http/pipeline.js";
+import { createLogger, type Logger } from "./logger.js";
+import { ENDPOINTS, type Endpoints } from "./routes.js";
+import type { Runtime } from "./runtime.js";
+import { createSessionService } from "./session/session-service.js";
+import { createStores, migrateToLatest, openDatabase, type DatabaseHandle } from "./storage/index.js";
+import { memoryStorage } from "./storage/secondary/memory.js";
+import { redisStorage } from "./storage/secondary/redis.js";
+import type { SecondaryStorage } from "./storage/secondary/types.js";
+
+export { APIError } from "./http/errors.js";
+export { ConfigError, type Config, type GatehouseOptions } from "./config/index.js";
+export type { SecondaryStorage } from "./storage/secondary/types.js";
+export type { Logger } from "./logger.js";
+
+export interface CreateGatehouseContext {
+  /** NODE_ENV as read at start (production enables secure defaults and requires a secret). */
+  nodeEnv?: string | undefined;
+  /** Secret used outside production when options.secret is absent. */
+  fallbackSecret?: string | undefined;
+  logger?: Logger;
+  /** Replace the secondary storage (for example with a shared one in tests). */
+  secondaryStorage?: SecondaryStorage;
+  /** Replace the password hasher (tests use a fast one for bulk seeding). */
+  hasher?: PasswordHasher;
+  now?: () => Date;
+}
+
+export interface CallInput<B = unknown, Q = unknown> {
+  body?: B;
+  query?: Q;
+  /** Request headers (the Cookie header carries the session for routes that need one). */
+  headers?: ConstructorParameters<typeof Headers>[0];
+  params?: Record<string, string>;
+}
+
+type EndpointData<E> = E extends Endpoint<infer _B, infer _Q> ? Awaited<ReturnType<E["handler"]>> : never;
+type EndpointBody<E> = E extends Endpoint<infer B, infer _Q> ? z.input<B> : never;
+type EndpointQuery<E> = E extends Endpoint<infer _B, infer Q> ? z.input<Q> : never;
+
+/** The typed server-side API: every route (server-only ones included) as an in-process call. */
+export type GatehouseApi = {
+  [K in keyof Endpoints]: (
+    input?: CallInput<EndpointBody<Endpoints[K]>, EndpointQuery<Endpoints[K]>>,
+  ) => Promise<EndpointData<Endpoints[K]>>;
+} & {
+  /** Like the plain call, but also returns the response headers (Set-Cookie, Location). */
+  withHeaders<K extends keyof Endpoints>(
+    name: K,
+    input?: CallInput<EndpointBody<Endpoints[K]>, EndpointQuery<Endpoints[K]>>,
+  ): Promise<{ data: EndpointData<Endpoints[K]>; headers: Headers }>;
+};
+
+export interface Gatehouse {
+  config: Config;
+  /** The web-standard handler: mount it in any framework that speaks Request/Response. */
+  handler(request: Request): Promise<Response>;
+  /** Same, with the socket's address (used by the bundled node:http server). */
+  fetch(request: Request, env?: ServerEnv): Promise<Response>;
+  api: GatehouseApi;
+  runtime: Runtime;
+  /** Applies pending database migrations; returns the names applied. */
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export function createGatehouse(options: GatehouseOptions = {}, context: CreateGatehouseContext = {}): Gatehouse {
+  const config = resolveConfig(options, { nodeEnv: context.nodeEnv, fallbackSecret: context.fallbackSecret });
+  const logger = context.logger ?? createLogger(config.logger.level);
+  const database: DatabaseHandle = openDatabase(
+    { url: config.database.url, poolSize: config.database.poolSize, schema: config.database.schema },
+    logger,
+  );
+  const storage = context.secondaryStorage ?? (config.redis ? redisStorage(config.redis.url, logger) : memoryStorage());
+  const hasher =
+    context.hasher ?? createPasswordHasher({ concurrency: config.hashConcurrency, nice: config.password.workerNice });
+  const now = context.now ?? (() => new Date());
+  const stores = createStores(database.db);
+  const runtime: Runtime = {
+    config,
+    database,
+    stores,
+    storage,
+    hasher,
+    logger,
+    origins: createOriginMatcher(config.trustedOriginList),
+    sessions: createSessionService(config, stores, now),
+    now,
+  };
+  const http = createHttpHandler(runtime, Object.values(ENDPOINTS) as AnyEndpoint[]);
+  const internalBase = config.baseURL ?? "http://localhost";
+
+  const call = async (name: keyof Endpoints, input: CallInput = {}) => {
+    const endpoint = ENDPOINTS[name] as AnyEndpoint;
+    const headers = new Headers(input.headers);
+    if (endpoint.auth !== "none" && !headers.has("cookie")) throw new APIError("BAD_REQUEST", "Headers is required");
+    const url = new URL(config.basePath + endpoint.path, internalBase);
+    for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return runEndpoint(runtime, endpoint, {
+      method: endpoint.method,
+      url,
+      headers,
+      params: input.params ?? {},
+      ip: "",
+      body: input.body,
+      server: true,
+    });
+  };
+
+  const api = new Proxy({} as GatehouseApi, {
+    get(_target, property) {
+      if (property === "withHeaders") {
+        return async (name: keyof Endpoints, input?: CallInput) => {
+          const result = await call(name, input);
+          return { data: result.data, headers: result.headers };
+        };
+      }
+      if (typeof property !== "string" || !(property in ENDPOINTS)) return undefined;
+      return async (input?: CallInput) => (await call(property as keyof Endpoints, input)).data;
+    },
+  });
+
+  const sweep = setInterval(() => {
+    const t = now();
+    Promise.all([stores.sessions.deleteExpiredSessions(t), stores.verifications.deleteExpiredVerifications(t)]).catch(
+      (error: Error) => logger.warn({ err: error.message }, "expired-row sweep failed"),
+    );
+  }, 3_600_000);
+  sweep.unref();
+
+  return {
+    config,
+    handler: (request) => http.fetch(request),
+    fetch: (request, env) => http.fetch(request, env),
+    api,
+    runtime,
+    migrate: () => migrateToLatest(database.db as never, database.dialect),
+    async close() {
+      clearInterval(sweep);
+      await Promise.allSettled([
+        context.hasher ? undefined : hasher.close(),
+        context.secondaryStorage ? undefined : storage.close(),
+        database.close(),
+      ]);
+    },
+  };
+}

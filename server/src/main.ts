@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+import { serve, type HttpBindings, type Http2Bindings } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { ConfigError } from "./config/index.js";
+import { loadServiceSettings, type ServiceSettings } from "./config/env.js";
+import { createGatehouse, type Gatehouse } from "./index.js";
+import { createLogger, type Logger } from "./logger.js";
+
+const USAGE = `Usage: gatehouse <command>
+
+Commands:
+  serve     apply pending migrations, then run the service (the default)
+  migrate   apply pending migrations and exit
+
+Configuration comes from the environment (PORT, HOST, BASE_URL, DATABASE_URL, REDIS_URL, GATEHOUSE_SECRET,
+TRUSTED_ORIGINS, LOG_LEVEL, GATEHOUSE_CONFIG, GATEHOUSE_DATA_DIR); see README.md.`;
+
+function open(settings: ServiceSettings, logger: Logger): Gatehouse {
+  for (const warning of settings.warnings) logger.warn({}, warning);
+  return createGatehouse(settings.options, {
+    nodeEnv: settings.nodeEnv,
+    fallbackSecret: settings.fallbackSecret,
+    logger,
+  });
+}
+
+async function migrate(settings: ServiceSettings, logger: Logger): Promise<void> {
+  const gatehouse = open(settings, logger);
+  try {
+    const applied = await gatehouse.migrate();
+    logger.success({ applied, database: gatehouse.runtime.database.describe }, "migrations applied");
+  } finally {
+    await gatehouse.close();
+  }
+}
+
+async function runServer(settings: ServiceSettings, logger: Logger): Promise<void> {
+  const gatehouse = open(settings, logger);
+  const applied = await gatehouse.migrate();
+  if (applied.length) logger.info({ applied }, "migrations applied");
+
+  const server = serve({
+    fetch: (request: Request, env: HttpBindings | Http2Bindings) =>
+      gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress }),
+    port: settings.port,
+    hostname: settings.host,
+  });
+  server.on("error", (error: Error) => {
+    logger.error({ err: error.message }, "server error");
+    process.exit(1);
+  });
+  server.once("listening", () => {
+    const address = server.address() as AddressInfo;
+    logger.success(
+      {
+        port: address.port,
+        host: settings.host,
+        database: gatehouse.runtime.database.describe,
+        redis: Boolean(gatehouse.config.redis),
+        basePath: gatehouse.config.basePath,
+      },
+      `gatehouse listening on http://${settings.host === "0.0.0.0" ? "localhost" : settings.host}:${address.port}`,
+    );
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(0), 10_000);
+    force.unref();
+    server.close(() => {
+      gatehouse.close().finally(() => process.exit(0));
+    });
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0] ?? "serve";
+  if (command === "help" || command === "--help" || command === "-h") {
+    console.log(USAGE);
+    return;
+  }
+  let settings: ServiceSettings;
+  let logger: Logger;
+  try {
+    settings = loadServiceSettings();
+    logger = createLogger((settings.options.logger?.level as never) ?? "info");
+  } catch (error) {
+    console.error(`gatehouse: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  process.on("unhandledRejection", (reason) => logger.error({ err: String(reason) }, "unhandled rejection"));
+  try {
+    if (command === "serve") await runServer(settings, logger);
+    else if (command === "migrate") await migrate(settings, logger);
+    else {
+      console.error(`gatehouse: unknown command "${command}"\n\n${USAGE}`);
+      process.exit(2);
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`gatehouse: ${error.message}`);
+      process.exit(1);
+    }
+    logger.error({ err: (error as Error).message }, "start-up failed");
+    process.exit(1);
+  }
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,20 @@
+import type { Config } from "./config/index.js";
+import type { PasswordHasher } from "./credentials/password.js";
+import type { OriginMatcher } from "./http/origin.js";
+import type { Logger } from "./logger.js";
+import type { SessionService } from "./session/session-service.js";
+import type { DatabaseHandle, Stores } from "./storage/index.js";
+import type { SecondaryStorage } from "./storage/secondary/types.js";
+
+/** What every handler receives: the settled configuration and the service's parts, built once at start. */
+export interface Runtime {
+  config: Config;
+  database: DatabaseHandle;
+  stores: Stores;
+  storage: SecondaryStorage;
+  hasher: PasswordHasher;
+  logger: Logger;
+  origins: OriginMatcher;
+  sessions: SessionService;
+  now(): Date;
+}

@@ -1,0 +1,65 @@
+import { hmacBase64Url, safeEqual } from "../crypto/hmac.js";
+import type { SessionAndUser } from "../storage/sessions.js";
+import { publicSession, publicUser } from "../user/public.js";
+
+/**
+ * The session_data cookie ("compact" form of API-NOTES.md 1.6): base64url of
+ * `{ session: { session, user, updatedAt, version }, expiresAt, signature }`, where signature is the
+ * base64url HMAC-SHA-256 of JSON.stringify({ ...inner, expiresAt }). It lets get-session answer without
+ * the database until it expires; a revoke is therefore seen only after that (session.cookieCache.maxAge).
+ */
+export const COOKIE_CACHE_VERSION = "1";
+/** Browsers drop cookies past about 4 KB; a larger cache is not set (the database answers instead). */
+export const MAX_COOKIE_CACHE_LENGTH = 4093;
+
+export function encodeCookieCache(data: SessionAndUser, expiresAt: number, secret: string): string {
+  const inner = {
+    session: publicSession(data.session),
+    user: publicUser(data.user),
+    updatedAt: Date.now(),
+    version: COOKIE_CACHE_VERSION,
+  };
+  const signature = hmacBase64Url(secret, JSON.stringify({ ...inner, expiresAt }));
+  return Buffer.from(JSON.stringify({ session: inner, expiresAt, signature })).toString("base64url");
+}
+
+interface CachedPayload {
+  session: { session: Record<string, unknown>; user: Record<string, unknown>; updatedAt: number; version: string };
+  expiresAt: number;
+  signature: string;
+}
+
+const DATE_FIELDS = ["expiresAt", "createdAt", "updatedAt", "banExpires"];
+
+function revive<T>(record: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...record };
+  for (const field of DATE_FIELDS) {
+    if (typeof out[field] === "string") out[field] = new Date(out[field] as string);
+  }
+  return out as T;
+}
+
+/** Returns the cached session, or null when the cookie is absent, forged, stale or for another token. */
+export function decodeCookieCache(
+  value: string,
+  sessionToken: string,
+  secret: string,
+  now: number,
+): SessionAndUser | null {
+  let payload: CachedPayload;
+  try {
+    payload = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as CachedPayload;
+  } catch {
+    return null;
+  }
+  if (!payload || typeof payload !== "object" || typeof payload.signature !== "string") return null;
+  const { session: inner, expiresAt } = payload;
+  if (!inner || typeof inner !== "object" || typeof expiresAt !== "number") return null;
+  const expected = hmacBase64Url(secret, JSON.stringify({ ...inner, expiresAt }));
+  if (!safeEqual(expected, payload.signature)) return null;
+  if (expiresAt <= now || inner.version !== COOKIE_CACHE_VERSION) return null;
+  if (!inner.session || inner.session.token !== sessionToken) return null;
+  const session = revive<SessionAndUser["session"]>(inner.session);
+  if (!(session.expiresAt instanceof Date) || session.expiresAt.getTime() <= now) return null;
+  return { session, user: revive<SessionAndUser["user"]>({ lang: null, ...inner.user }) };
+}

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { publicSession, publicUser } from "../user/public.js";
+
+/** Query booleans: "true"/"1"/"" mean true, "false"/"0" false; anything else is a validation error. */
+export const queryBoolean = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", ""])])
+  .transform((v) => v === true || v === "true" || v === "1" || v === "");
+
+export const getSession = defineEndpoint({
+  method: "GET",
+  path: "/get-session",
+  auth: "none",
+  query: z.object({
+    disableCookieCache: queryBoolean.optional(),
+    disableRefresh: queryBoolean.optional(),
+  }),
+  summary: "The current session and its user, or null",
+  tags: ["Session"],
+  async handler(ctx) {
+    const data = await ctx.runtime.sessions.readSession(ctx, {
+      disableCookieCache: ctx.query.disableCookieCache ?? false,
+      refresh: !(ctx.query.disableRefresh ?? false),
+    });
+    return data ? { session: publicSession(data.session), user: publicUser(data.user) } : null;
+  },
+});
+
+export const signOut = defineEndpoint({
+  method: "POST",
+  path: "/sign-out",
+  auth: "none",
+  body: z.object({}).optional(),
+  summary: "Sign out: delete the current session and clear its cookies",
+  tags: ["Session"],
+  async handler(ctx) {
+    const token = ctx.runtime.sessions.sessionTokenOf(ctx);
+    if (token) await ctx.runtime.stores.sessions.deleteSessionByToken(token);
+    ctx.runtime.sessions.clearSessionCookies(ctx);
+    return { success: true };
+  },
+});
+
+export const listSessions = defineEndpoint({
+  method: "GET",
+  path: "/list-sessions",
+  auth: "sensitive",
+  summary: "The signed-in user's unexpired sessions",
+  tags: ["Session"],
+  async handler(ctx) {
+    const sessions = await ctx.runtime.stores.sessions.listUserSessions(ctx.session!.user.id, ctx.runtime.now());
+    // Sessions an administrator opened while impersonating the user are not the user's to see.
+    return sessions.filter((s) => !s.impersonatedBy).map(publicSession);
+  },
+});
+
+export const revokeSession = defineEndpoint({
+  method: "POST",
+  path: "/revoke-session",
+  auth: "sensitive",
+  body: z.object({ token: z.string().min(1).max(256) }),
+  summary: "Revoke one of the signed-in user's sessions by its token",
+  tags: ["Session"],
+  async handler(ctx) {
+    const { user, session } = ctx.session!;
+    await ctx.runtime.stores.sessions.deleteUserSession(user.id, ctx.body.token);
+    if (ctx.body.token === session.token) ctx.runtime.sessions.clearSessionCookies(ctx);
+    return { status: true };
+  },
+});
+
+export const revokeSessions = defineEndpoint({
+  method: "POST",
+  path: "/revoke-sessions",
+  auth: "sensitive",
+  body: z.object({}).optional(),
+  summary: "Revoke every session of the signed-in user, this one included",
+  tags: ["Session"],
+  async handler(ctx) {
+    await ctx.runtime.stores.sessions.deleteUserSessions(ctx.session!.user.id);
+    ctx.runtime.sessions.clearSessionCookies(ctx);
+    return { status: true };
+  },
+});
+
+export const revokeOtherSessions = defineEndpoint({
+  method: "POST",
+  path: "/revoke-other-sessions",
+  auth: "sensitive",
+  body: z.object({}).optional(),
+  summary: "Revoke every session of the signed-in user except this one",
+  tags: ["Session"],
+  async handler(ctx) {
+    const { user, session } = ctx.session!;
+    await ctx.runtime.stores.sessions.deleteUserSessions(user.id, session.token);
+    return { status: true };
+  },
+});

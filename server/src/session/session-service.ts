@@ -1,0 +1,154 @@
+import type { Config } from "../config/index.js";
+import { generateId } from "../crypto/random.js";
+import { signCookieValue, unsignCookieValue, type CookieAttributes } from "../http/cookies.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import type { Session, Stores, User } from "../storage/index.js";
+import type { SessionAndUser } from "../storage/sessions.js";
+import { decodeCookieCache, encodeCookieCache, MAX_COOKIE_CACHE_LENGTH } from "./cookie-cache.js";
+
+/** The part of a request a session operation needs: read and write cookies, know the client. */
+export interface CookieJar {
+  cookie(name: string): string | undefined;
+  setCookie(name: string, value: string, attributes?: CookieAttributes): void;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+const DONT_REMEMBER_SESSION_LIFE = 86_400; // remember-me off: a one-day session in a browser-session cookie
+const DONT_REMEMBER_CACHE_LIFE = 60; // cookie-cache life when the cookie itself has no max-age
+
+export interface SessionService {
+  /** Creates a session for the user and sets its cookies. */
+  createSession(
+    jar: CookieJar,
+    user: User,
+    client: ClientInfo,
+    opts?: { rememberMe?: boolean; overrides?: Partial<Session> },
+  ): Promise<Session>;
+  /**
+   * The session the request's cookies name, or null. Expired sessions are deleted and their cookies
+   * cleared; with refresh, a session past its update age is extended and its cookie re-issued.
+   */
+  readSession(
+    jar: CookieJar,
+    opts: { disableCookieCache?: boolean; refresh?: boolean },
+  ): Promise<SessionAndUser | null>;
+  /** Re-issues the session and cache cookies (after the user changed, for example). */
+  setSessionCookies(jar: CookieJar, data: SessionAndUser): void;
+  clearSessionCookies(jar: CookieJar): void;
+  /** The session token from a validly signed cookie, or null. */
+  sessionTokenOf(jar: CookieJar): string | null;
+}
+
+export function createSessionService(config: Config, stores: Stores, now: () => Date): SessionService {
+  const names = config.cookieNames;
+  const base: CookieAttributes = { path: "/", httpOnly: true, sameSite: "Lax", secure: config.secureCookies };
+  const { expiresIn, updateAge, cookieCache, disableSessionRefresh } = config.session;
+
+  const isDontRemember = (jar: CookieJar): boolean => {
+    const raw = jar.cookie(names.dontRemember);
+    return raw !== undefined && unsignCookieValue(raw, config.secret) === "true";
+  };
+
+  const setCacheCookie = (jar: CookieJar, data: SessionAndUser, dontRemember: boolean) => {
+    if (!cookieCache.enabled) return;
+    const life = dontRemember ? DONT_REMEMBER_CACHE_LIFE : cookieCache.maxAge;
+    const value = encodeCookieCache(data, Date.now() + life * 1000, config.secret);
+    if (value.length > MAX_COOKIE_CACHE_LENGTH) return; // too large for a browser: the database answers instead
+    jar.setCookie(names.sessionData, value, { ...base, maxAge: dontRemember ? undefined : cookieCache.maxAge });
+  };
+
+  const setSessionCookies = (jar: CookieJar, data: SessionAndUser, dontRemember = isDontRemember(jar)) => {
+    const maxAge = dontRemember ? undefined : expiresIn;
+    jar.setCookie(names.sessionToken, signCookieValue(data.session.token, config.secret), { ...base, maxAge });
+    setCacheCookie(jar, data, dontRemember);
+  };
+
+  const clearSessionCookies = (jar: CookieJar) => {
+    for (const name of [names.sessionToken, names.sessionData, names.dontRemember]) {
+      jar.setCookie(name, "", { ...base, maxAge: 0 });
+    }
+  };
+
+  const sessionTokenOf = (jar: CookieJar): string | null => {
+    const raw = jar.cookie(names.sessionToken);
+    return raw ? unsignCookieValue(raw, config.secret) : null;
+  };
+
+  return {
+    async createSession(jar, user, client, opts = {}) {
+      const rememberMe = opts.rememberMe ?? true;
+      const t = now();
+      const session: Session = {
+        id: generateId(),
+        token: generateId(),
+        userId: user.id,
+        expiresAt: new Date(t.getTime() + (rememberMe ? expiresIn : DONT_REMEMBER_SESSION_LIFE) * 1000),
+        ipAddress: client.ip,
+        userAgent: client.userAgent,
+        createdAt: t,
+        updatedAt: t,
+        activeOrganizationId: null,
+        activeTeamId: null,
+        impersonatedBy: null,
+        ...opts.overrides,
+      };
+      await stores.sessions.createSession(session);
+      if (rememberMe) {
+        if (jar.cookie(names.dontRemember) !== undefined) jar.setCookie(names.dontRemember, "", { ...base, maxAge: 0 });
+      } else {
+        jar.setCookie(names.dontRemember, signCookieValue("true", config.secret), base);
+      }
+      setSessionCookies(jar, { session, user }, !rememberMe);
+      return session;
+    },
+
+    async readSession(jar, opts) {
+      const token = sessionTokenOf(jar);
+      if (!token) return null;
+      const t = now();
+      if (cookieCache.enabled && !opts.disableCookieCache) {
+        const cached = jar.cookie(names.sessionData);
+        if (cached) {
+          const data = decodeCookieCache(cached, token, config.secret, t.getTime());
+          if (data) return data;
+          jar.setCookie(names.sessionData, "", { ...base, maxAge: 0 }); // forged or stale: drop it
+        }
+      }
+      const found = await stores.sessions.findSessionAndUser(token);
+      if (!found) {
+        clearSessionCookies(jar);
+        return null;
+      }
+      if (found.session.expiresAt <= t) {
+        await stores.sessions.deleteSessionByToken(token);
+        clearSessionCookies(jar);
+        return null;
+      }
+      const dontRemember = isDontRemember(jar);
+      const due = found.session.expiresAt.getTime() - expiresIn * 1000 + updateAge * 1000 <= t.getTime();
+      if (opts.refresh && due && !dontRemember && !disableSessionRefresh) {
+        const expiresAt = new Date(t.getTime() + expiresIn * 1000);
+        const extended = await stores.sessions.extendSession(token, expiresAt, t);
+        if (!extended) {
+          clearSessionCookies(jar);
+          throw new APIError("UNAUTHORIZED", MESSAGES.FAILED_TO_GET_SESSION);
+        }
+        found.session.expiresAt = expiresAt;
+        found.session.updatedAt = t;
+        setSessionCookies(jar, found, false);
+      } else if (cookieCache.enabled && !opts.disableCookieCache) {
+        setCacheCookie(jar, found, dontRemember);
+      }
+      return found;
+    },
+
+    setSessionCookies: (jar, data) => setSessionCookies(jar, data),
+    clearSessionCookies,
+    sessionTokenOf,
+  };
+}
+

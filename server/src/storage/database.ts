@@ -1,0 +1,129 @@
+import BetterSqlite3 from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface StorageLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** A short description for logs, without credentials. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseSettings {
+  url: string;
+  poolSize?: number;
+  schema?: string | undefined;
+}
+
+/** Parses sqlite://PATH (relative: sqlite://./x.db, absolute: sqlite:///var/x.db) and sqlite::memory:. */
+export function sqlitePathOf(url: string): string {
+  if (url === "sqlite::memory:" || url === "sqlite://:memory:") return ":memory:";
+  const path = url.replace(/^sqlite:\/\//, "");
+  if (!path) throw new Error("DATABASE_URL: sqlite:// needs a path");
+  return path;
+}
+
+export function openDatabase(settings: DatabaseSettings, logger?: StorageLogger): DatabaseHandle {
+  if (settings.url.startsWith("sqlite:")) return openSqlite(sqlitePathOf(settings.url));
+  if (/^postgres(ql)?:\/\//.test(settings.url)) return openPostgres(settings, logger);
+  throw new Error(`Unsupported DATABASE_URL scheme: ${settings.url.split(":")[0]}`);
+}
+
+function openSqlite(path: string): DatabaseHandle {
+  if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
+  const raw = new BetterSqlite3(path);
+  raw.pragma("journal_mode = WAL");
+  raw.pragma("synchronous = NORMAL");
+  raw.pragma("foreign_keys = ON");
+  raw.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(raw) }) });
+  return {
+    db,
+    dialect: "sqlite",
+    describe: `sqlite:${path}`,
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely prepares a statement for every query; preparing costs more than running a primary-key select.
+ * Statements are cached by their SQL text (the text holds no values: they are bound parameters).
+ */
+function cachingStatements(raw: BetterSqlite3.Database, limit = 512): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(sql: string): SqliteStatement {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = raw.prepare(sql);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement as unknown as SqliteStatement;
+    },
+  };
+}
+
+function openPostgres(settings: DatabaseSettings, logger?: StorageLogger): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: settings.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // Writes that could hang forever while the server is away fail instead, and are answered with 503.
+    query_timeout: 15_000,
+    ...(settings.schema ? { options: `-c search_path=${settings.schema}` } : {}),
+  });
+  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+  pool.on("error", (error) => logger?.warn({ err: error.message }, "postgres connection lost"));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const url = new URL(settings.url);
+  return {
+    db,
+    dialect: "postgres",
+    describe: `postgres://${url.host}${url.pathname}${settings.schema ? ` (schema ${settings.schema})` : ""}`,
+    close: () => db.destroy(),
+  };
+}
+
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+  "08000",
+  "08003",
+  "08006",
+  "08001",
+  "08004",
+  "SQLITE_BUSY",
+  "SQLITE_LOCKED",
+]);
+
+/** Whether an error means the database is (for now) out of reach, as opposed to a bug or bad data. */
+export function isUnavailableError(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
+  const message = String((error as { message?: unknown }).message ?? "");
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|terminating connection/i.test(
+    message,
+  );
+}

@@ -1,0 +1,21 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from "kysely";
+import type { Dialect } from "./database.js";
+import * as core from "./migrations/0001-core.js";
+
+type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+/** Versioned migrations, applied in name order; each runs once per database. */
+const MIGRATIONS: Record<string, MigrationModule> = {
+  "0001-core": core,
+};
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, module] of Object.entries(MIGRATIONS)) {
+    migrations[name] = { up: (trx) => module.up(trx, dialect) };
+  }
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

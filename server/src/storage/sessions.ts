@@ -1,0 +1,145 @@
+import { CompiledQuery, type Kysely, type Selectable } from "kysely";
+import type { Session, User } from "./models.js";
+import { dbDate, toDate } from "./rows.js";
+import type { Database, SessionTable, UserTable } from "./schema.js";
+import { toUser } from "./users.js";
+
+export function toSession(row: Selectable<SessionTable>): Session {
+  return {
+    id: row.id,
+    token: row.token,
+    userId: row.userId,
+    expiresAt: toDate(row.expiresAt),
+    ipAddress: row.ipAddress ?? null,
+    userAgent: row.userAgent ?? null,
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
+    activeOrganizationId: row.activeOrganizationId ?? null,
+    activeTeamId: row.activeTeamId ?? null,
+    impersonatedBy: row.impersonatedBy ?? null,
+  };
+}
+
+const SESSION_COLUMNS = [
+  "id",
+  "token",
+  "userId",
+  "expiresAt",
+  "ipAddress",
+  "userAgent",
+  "createdAt",
+  "updatedAt",
+  "activeOrganizationId",
+  "activeTeamId",
+  "impersonatedBy",
+] as const;
+const USER_COLUMNS = [
+  "id",
+  "name",
+  "email",
+  "emailVerified",
+  "image",
+  "createdAt",
+  "updatedAt",
+  "username",
+  "displayUsername",
+  "role",
+  "banned",
+  "banReason",
+  "banExpires",
+  "lang",
+] as const;
+
+export interface SessionAndUser {
+  session: Session;
+  user: User;
+}
+
+export function sessionStore(db: Kysely<Database>) {
+  // The one query behind every authenticated request: built once, run with a fresh parameter each time.
+  const lookup = db
+    .selectFrom("session as s")
+    .innerJoin("user as u", "u.id", "s.userId")
+    .select(SESSION_COLUMNS.map((c) => `s.${c} as s_${c}` as const))
+    .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const))
+    .where("s.token", "=", "")
+    .compile();
+
+  return {
+    async createSession(session: Session): Promise<Session> {
+      await db
+        .insertInto("session")
+        .values({
+          ...session,
+          expiresAt: dbDate(session.expiresAt),
+          createdAt: dbDate(session.createdAt),
+          updatedAt: dbDate(session.updatedAt),
+        })
+        .execute();
+      return session;
+    },
+
+    async findSessionAndUser(token: string): Promise<SessionAndUser | null> {
+      const result = await db.executeQuery<Record<string, never>>(CompiledQuery.raw(lookup.sql, [token]));
+      const row = result.rows[0] as Record<string, unknown> | undefined;
+      if (!row) return null;
+      const session: Record<string, unknown> = {};
+      const user: Record<string, unknown> = {};
+      for (const c of SESSION_COLUMNS) session[c] = row[`s_${c}`];
+      for (const c of USER_COLUMNS) user[c] = row[`u_${c}`];
+      return {
+        session: toSession(session as unknown as Selectable<SessionTable>),
+        user: toUser(user as unknown as Selectable<UserTable>),
+      };
+    },
+
+    async listUserSessions(userId: string, now: Date): Promise<Session[]> {
+      const rows = await db
+        .selectFrom("session")
+        .selectAll()
+        .where("userId", "=", userId)
+        .where("expiresAt", ">", dbDate(now))
+        .orderBy("createdAt")
+        .execute();
+      return rows.map(toSession);
+    },
+
+    /** Extends a session; returns false when the row is gone (revoked meanwhile). */
+    async extendSession(token: string, expiresAt: Date, now: Date): Promise<boolean> {
+      const result = await db
+        .updateTable("session")
+        .set({ expiresAt: dbDate(expiresAt), updatedAt: dbDate(now) })
+        .where("token", "=", token)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async deleteSessionByToken(token: string): Promise<void> {
+      await db.deleteFrom("session").where("token", "=", token).execute();
+    },
+
+    /** Deletes a session only when it belongs to the user; only the owner may revoke it. */
+    async deleteUserSession(userId: string, token: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("session")
+        .where("token", "=", token)
+        .where("userId", "=", userId)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    async deleteUserSessions(userId: string, exceptToken?: string): Promise<number> {
+      let query = db.deleteFrom("session").where("userId", "=", userId);
+      if (exceptToken) query = query.where("token", "!=", exceptToken);
+      const result = await query.executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async deleteExpiredSessions(now: Date): Promise<number> {
+      const result = await db.deleteFrom("session").where("expiresAt", "<=", dbDate(now)).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof sessionStore>;

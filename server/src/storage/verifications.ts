@@ -1,0 +1,63 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Verification } from "./models.js";
+import { dbDate, toDate } from "./rows.js";
+import type { Database, VerificationTable } from "./schema.js";
+
+export function toVerification(row: Selectable<VerificationTable>): Verification {
+  return {
+    id: row.id,
+    identifier: row.identifier,
+    value: row.value,
+    expiresAt: toDate(row.expiresAt),
+    createdAt: toDate(row.createdAt),
+    updatedAt: toDate(row.updatedAt),
+  };
+}
+
+export function verificationStore(db: Kysely<Database>) {
+  return {
+    async createVerification(value: Verification): Promise<Verification> {
+      await db
+        .insertInto("verification")
+        .values({
+          ...value,
+          expiresAt: dbDate(value.expiresAt),
+          createdAt: dbDate(value.createdAt),
+          updatedAt: dbDate(value.updatedAt),
+        })
+        .execute();
+      return value;
+    },
+
+    async findVerification(identifier: string): Promise<Verification | null> {
+      const row = await db
+        .selectFrom("verification")
+        .selectAll()
+        .where("identifier", "=", identifier)
+        .orderBy("createdAt", "desc")
+        .executeTakeFirst();
+      return row ? toVerification(row) : null;
+    },
+
+    /**
+     * Deletes and returns the unexpired value stored under `identifier` in one statement, so that of two
+     * concurrent uses of a single-use token exactly one gets it back.
+     */
+    async consumeVerification(identifier: string, now: Date): Promise<Verification | null> {
+      const rows = await db
+        .deleteFrom("verification")
+        .where("identifier", "=", identifier)
+        .returningAll()
+        .execute();
+      const live = rows.map(toVerification).filter((v) => v.expiresAt > now);
+      return live[0] ?? null;
+    },
+
+    async deleteExpiredVerifications(now: Date): Promise<number> {
+      const result = await db.deleteFrom("verification").where("expiresAt", "<=", dbDate(now)).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type VerificationStore = ReturnType<typeof verificationStore>;

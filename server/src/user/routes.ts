@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import { imageSchema, nameSchema, rejectProtectedFields } from "./fields.js";
+
+const UPDATABLE = new Set(["name", "image"]);
+
+export const updateUser = defineEndpoint({
+  method: "POST",
+  path: "/update-user",
+  auth: "session",
+  body: z.looseObject({ name: nameSchema.optional(), image: imageSchema.optional() }),
+  summary: "Update the signed-in user's name and image",
+  tags: ["User"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    if (body.email !== undefined) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_CAN_NOT_BE_UPDATED);
+    rejectProtectedFields(body);
+    for (const key of Object.keys(body)) {
+      if (!UPDATABLE.has(key)) {
+        throw new APIError("BAD_REQUEST", `${key} is not allowed to be set`, { code: "FIELD_NOT_ALLOWED" });
+      }
+    }
+    if (body.name === undefined && body.image === undefined) {
+      throw new APIError("BAD_REQUEST", MESSAGES.NO_FIELDS_TO_UPDATE);
+    }
+    const current = ctx.session!;
+    const user = await runtime.stores.users.updateUser(current.user.id, {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.image !== undefined ? { image: body.image } : {}),
+      updatedAt: runtime.now(),
+    });
+    if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    runtime.sessions.setSessionCookies(ctx, { session: current.session, user });
+    return { status: true };
+  },
+});

@@ -1,0 +1,53 @@
+import pg from "pg";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** The PostgreSQL server of the machine; every test file gets a schema of its own in it. */
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+export interface TestDatabase {
+  dialect: "sqlite" | "postgres";
+  url: string;
+  schema?: string;
+  /** Removes what the test made: the SQLite file's folder, or the PostgreSQL schema. */
+  drop(): Promise<void>;
+}
+
+export type DialectName = TestDatabase["dialect"];
+export const DIALECTS: DialectName[] = ["sqlite", "postgres"];
+
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  if (dialect === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "gatehouse-test-"));
+    return {
+      dialect,
+      url: `sqlite://${join(dir, "test.db")}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `t_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`create schema ${schema}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    dialect,
+    url: POSTGRES_URL,
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      try {
+        await c.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
