@@ -22,12 +22,13 @@ export function normalizePath(path: string): string {
   return collapsed.length > 1 && collapsed.endsWith("/") ? collapsed.slice(0, -1) : collapsed || "/";
 }
 
-const JSON_HEADERS = { "content-type": "application/json" };
+// A fresh object per response: the node adapter may add content-length to the init object it is given.
+const jsonHeaders = (): Record<string, string> => ({ "content-type": "application/json" });
 
 /** The one place where an error becomes a response: `{ code, message }`, never a stack trace. */
 export function errorResponse(runtime: Runtime, error: unknown, request?: Request): Response {
   if (error instanceof APIError) {
-    const headers = new Headers(JSON_HEADERS);
+    const headers = new Headers(jsonHeaders());
     for (const [name, value] of Object.entries(error.headers ?? {})) headers.set(name, value);
     return new Response(JSON.stringify(error.toJSON()), { status: error.status, headers });
   }
@@ -35,7 +36,7 @@ export function errorResponse(runtime: Runtime, error: unknown, request?: Reques
     runtime.logger.warn({ err: (error as Error).message, path: request ? new URL(request.url).pathname : undefined }, "storage unavailable");
     return new Response(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: MESSAGES.SERVICE_UNAVAILABLE }), {
       status: 503,
-      headers: { ...JSON_HEADERS, "retry-after": "1" },
+      headers: { ...jsonHeaders(), "retry-after": "1" },
     });
   }
   runtime.logger.error(
@@ -44,7 +45,7 @@ export function errorResponse(runtime: Runtime, error: unknown, request?: Reques
   );
   return new Response(JSON.stringify({ code: "INTERNAL_SERVER_ERROR", message: MESSAGES.INTERNAL_SERVER_ERROR }), {
     status: 500,
-    headers: JSON_HEADERS,
+    headers: jsonHeaders(),
   });
 }
 
@@ -95,7 +96,7 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
     () =>
       new Response(JSON.stringify({ code: "NOT_FOUND", message: MESSAGES.NOT_FOUND }), {
         status: 404,
-        headers: JSON_HEADERS,
+        headers: jsonHeaders(),
       }),
   );
   app.onError((error, c) => errorResponse(runtime, error, c.req.raw));

@@ -1,11 +1,13 @@
 /**
  * One error type for every refusal the API makes. The wire shape is `{ code, message }`, where code is the
- * message upper-cased with spaces turned to underscores (SPEC.md section 8); punctuation is dropped so codes
- * stay identifiers ("Session expired. Re-authenticate ..." -> "SESSION_EXPIRED_REAUTHENTICATE_...").
+ * message upper-cased with spaces (and hyphens) turned to underscores (SPEC.md section 8); other punctuation
+ * is dropped so codes stay identifiers
+ * ("Session expired. Re-authenticate ..." -> "SESSION_EXPIRED_RE_AUTHENTICATE_...").
  */
 export function codeOf(message: string): string {
   return message
     .toUpperCase()
+    .replace(/-/g, " ")
     .replace(/[^A-Z0-9 _]+/g, "")
     .trim()
     .replace(/[\s_]+/g, "_");
