@@ -78,7 +78,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     { url: config.database.url, poolSize: config.database.poolSize, schema: config.database.schema },
     logger,
   );
-  const storage = context.secondaryStorage ?? (config.redis ? redisStorage(config.redis.url, logger) : memoryStorage());
+  const storage = context.secondaryStorage ?? (config.redis ? redisStorage(config.redis.url, logger, config.redis.keyPrefix) : memoryStorage());
   const hasher =
     context.hasher ?? createPasswordHasher({ concurrency: config.hashConcurrency, nice: config.password.workerNice });
   const now = context.now ?? (() => new Date());
@@ -143,7 +143,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     fetch: (request, env) => http.fetch(request, env),
     api,
     runtime,
-    migrate: () => migrateToLatest(database.db as never, database.dialect),
+    migrate: () => migrateToLatest(database.db as never, database.dialect, database.schema),
     async close() {
       clearInterval(sweep);
       await Promise.allSettled([
@@ -154,3 +154,4 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     },
   };
 }
+export { serveGatehouse, type RunningServer } from "./node-server.js";

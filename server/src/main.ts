@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-import { serve, type HttpBindings, type Http2Bindings } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
 import { ConfigError } from "./config/index.js";
 import { loadServiceSettings, type ServiceSettings } from "./config/env.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
 import { createLogger, type Logger } from "./logger.js";
+import { serveGatehouse } from "./node-server.js";
 
 const USAGE = `Usage: gatehouse <command>
 
@@ -39,29 +38,24 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
   const applied = await gatehouse.migrate();
   if (applied.length) logger.info({ applied }, "migrations applied");
 
-  const server = serve({
-    fetch: (request: Request, env: HttpBindings | Http2Bindings) =>
-      gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress }),
-    port: settings.port,
-    hostname: settings.host,
-  });
-  server.on("error", (error: Error) => {
-    logger.error({ err: error.message }, "server error");
+  let running;
+  try {
+    running = await serveGatehouse(gatehouse, { port: settings.port, hostname: settings.host });
+  } catch (error) {
+    logger.error({ err: (error as Error).message, port: settings.port }, "cannot listen");
+    await gatehouse.close();
     process.exit(1);
-  });
-  server.once("listening", () => {
-    const address = server.address() as AddressInfo;
-    logger.success(
-      {
-        port: address.port,
-        host: settings.host,
-        database: gatehouse.runtime.database.describe,
-        redis: Boolean(gatehouse.config.redis),
-        basePath: gatehouse.config.basePath,
-      },
-      `gatehouse listening on http://${settings.host === "0.0.0.0" ? "localhost" : settings.host}:${address.port}`,
-    );
-  });
+  }
+  logger.success(
+    {
+      port: running.port,
+      host: settings.host,
+      database: gatehouse.runtime.database.describe,
+      redis: Boolean(gatehouse.config.redis),
+      basePath: gatehouse.config.basePath,
+    },
+    `gatehouse listening on http://${settings.host === "0.0.0.0" ? "localhost" : settings.host}:${running.port}`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -70,10 +64,7 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(0), 10_000);
     force.unref();
-    server.close(() => {
-      gatehouse.close().finally(() => process.exit(0));
-    });
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    void running.close().then(() => gatehouse.close().finally(() => process.exit(0)));
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

@@ -12,7 +12,7 @@ const seconds = (max = Number.MAX_SAFE_INTEGER) => z.number().int().min(0).max(m
 const rateLimitRule = z.union([z.literal(false), z.strictObject({ window: seconds().min(1), max: z.number().int().min(1) })]);
 
 export const optionsSchema = z
-  .object({
+  .strictObject({
     /** Public URL of the service, e.g. https://auth.example.com. Links in mail and OAuth redirects are built on it. */
     baseURL: z.string().url().optional(),
     basePath: z
@@ -30,7 +30,13 @@ export const optionsSchema = z
         schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
       })
       .prefault({}),
-    redis: z.strictObject({ url: z.string().min(1) }).optional(),
+    redis: z
+      .strictObject({
+        url: z.string().min(1),
+        /** Prefix of every key Gatehouse writes, so one Redis can serve several deployments. */
+        keyPrefix: z.string().max(64).default("gatehouse:"),
+      })
+      .optional(),
     trustedOrigins: z.array(z.string().min(1)).default([]),
     session: z
       .object({

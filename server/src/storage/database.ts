@@ -14,6 +14,8 @@ export interface StorageLogger {
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The PostgreSQL schema in use, when one was named. */
+  schema?: string | undefined;
   /** A short description for logs, without credentials. */
   describe: string;
   close(): Promise<void>;
@@ -92,6 +94,7 @@ function openPostgres(settings: DatabaseSettings, logger?: StorageLogger): Datab
   return {
     db,
     dialect: "postgres",
+    schema: settings.schema,
     describe: `postgres://${url.host}${url.pathname}${settings.schema ? ` (schema ${settings.schema})` : ""}`,
     close: () => db.destroy(),
   };

@@ -9,12 +9,17 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0001-core": core,
 };
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
   for (const [name, module] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (trx) => module.up(trx, dialect) };
   }
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // With a named schema, Kysely must look for its bookkeeping tables there and nowhere else.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
   return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

@@ -1,9 +1,7 @@
-import { serve, type HttpBindings } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { createGatehouse, type Gatehouse, type GatehouseOptions } from "../../src/index.js";
 import type { CreateGatehouseContext } from "../../src/index.js";
 import { createLogger } from "../../src/logger.js";
+import { serveGatehouse } from "../../src/node-server.js";
 import { createTestDatabase, type DialectName, type TestDatabase } from "./databases.js";
 
 export const TEST_SECRET = "test-secret-that-is-long-enough-for-production-use";
@@ -35,18 +33,8 @@ export async function startTestServer(
     { nodeEnv: "test", logger: createLogger("silent"), ...context },
   );
   await gatehouse.migrate();
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve(
-      {
-        fetch: (request: Request, env: HttpBindings) =>
-          gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress }),
-        port: 0,
-        hostname: "127.0.0.1",
-      },
-      () => resolve(s as Server),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
+  const running = await serveGatehouse(gatehouse, { port: 0, hostname: "127.0.0.1" });
+  const port = running.port;
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -54,8 +42,8 @@ export async function startTestServer(
     gatehouse,
     database,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      running.server.closeAllConnections();
+      await running.close();
       await gatehouse.close();
       if (!context.database) await database.drop();
     },

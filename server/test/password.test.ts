@@ -1,0 +1,35 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createPasswordHasher, scryptReference } from "../src/credentials/password.js";
+
+describe("password hashing", () => {
+  const hasher = createPasswordHasher({ concurrency: 2, nice: 10 });
+  afterAll(() => hasher.close());
+
+  it("writes saltHex:keyHex with scrypt N=16384 r=16 p=1 and a 64-byte key, the hex salt string as salt", async () => {
+    const hash = await hasher.hash("pässwörd ﬁ");
+    expect(hash).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+    const [salt] = hash.split(":");
+    expect(await scryptReference("pässwörd ﬁ", salt!)).toBe(hash);
+  });
+
+  it("verifies a hash made elsewhere in the same format, NFKC-normalised", async () => {
+    const salt = "0123456789abcdef0123456789abcdef";
+    const stored = await scryptReference("ﬁne password", salt);
+    expect(await hasher.verify(stored, "fine password")).toBe(true);
+    expect(await hasher.verify(stored, "fine passwort")).toBe(false);
+  });
+
+  it("treats a malformed stored hash as a mismatch", async () => {
+    expect(await hasher.verify("garbage", "x")).toBe(false);
+    expect(await hasher.verify("abc:zz", "x")).toBe(false);
+  });
+
+  it("keeps the event loop free while a hash runs", async () => {
+    // A hash on the main thread would let no timer fire until it finished; on a worker, timers keep firing.
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await hasher.hash("event-loop-check");
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThanOrEqual(3);
+  });
+});

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateId } from "../src/crypto/random.js";
+import { createStores, migrateToLatest, openDatabase, type DatabaseHandle, type Stores } from "../src/storage/index.js";
+import type { Account, Session, User } from "../src/storage/models.js";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+
+/** One conformance suite: every storage backend must pass it unchanged. */
+describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
+  let testDb: TestDatabase;
+  let handle: DatabaseHandle;
+  let stores: Stores;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(dialect);
+    handle = openDatabase({ url: testDb.url, schema: testDb.schema });
+    await migrateToLatest(handle.db as never, handle.dialect, handle.schema);
+    stores = createStores(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await testDb?.drop();
+  });
+
+  const t0 = new Date("2026-01-02T03:04:05.678Z");
+  const newUser = (overrides: Partial<User> = {}): User => ({
+    id: generateId(),
+    name: "Grace",
+    email: `${generateId().toLowerCase()}@example.com`,
+    emailVerified: false,
+    image: null,
+    createdAt: t0,
+    updatedAt: t0,
+    username: null,
+    displayUsername: null,
+    role: "user",
+    banned: false,
+    banReason: null,
+    banExpires: null,
+    lang: null,
+    ...overrides,
+  });
+  const newSession = (userId: string, overrides: Partial<Session> = {}): Session => ({
+    id: generateId(),
+    token: generateId(),
+    userId,
+    expiresAt: new Date(Date.now() + 3_600_000),
+    ipAddress: "",
+    userAgent: "vitest",
+    createdAt: t0,
+    updatedAt: t0,
+    activeOrganizationId: null,
+    activeTeamId: null,
+    impersonatedBy: null,
+    ...overrides,
+  });
+  const credential = (userId: string): Account => ({
+    id: generateId(),
+    accountId: userId,
+    providerId: "credential",
+    userId,
+    accessToken: null,
+    refreshToken: null,
+    idToken: null,
+    accessTokenExpiresAt: null,
+    refreshTokenExpiresAt: null,
+    scope: null,
+    password: "00:11",
+    createdAt: t0,
+    updatedAt: t0,
+  });
+
+  it("applies migrations once: a second run applies nothing", async () => {
+    expect(await migrateToLatest(handle.db as never, handle.dialect, handle.schema)).toEqual([]);
+  });
+
+  it("round-trips a user with dates to the millisecond and booleans as booleans", async () => {
+    const user = newUser({ emailVerified: true, image: "https://img.example/a.png" });
+    await stores.users.createUser(user);
+    const found = await stores.users.findUserById(user.id);
+    expect(found).toEqual(user);
+    expect(found!.createdAt.toISOString()).toBe("2026-01-02T03:04:05.678Z");
+    expect(await stores.users.findUserByEmail(user.email)).toEqual(user);
+    expect(await stores.users.findUserByEmail("missing@example.com")).toBeNull();
+  });
+
+  it("keeps emails unique", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    await expect(stores.users.createUser(newUser({ email: user.email }))).rejects.toThrow();
+  });
+
+  it("updates only the given fields and bumps updatedAt", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    const later = new Date(t0.getTime() + 1000);
+    const updated = await stores.users.updateUser(user.id, { name: "Hopper", emailVerified: true, updatedAt: later });
+    expect(updated).toMatchObject({ name: "Hopper", emailVerified: true, email: user.email, image: null });
+    expect(updated!.updatedAt).toEqual(later);
+    expect(await stores.users.updateUser("nope", { name: "x", updatedAt: later })).toBeNull();
+  });
+
+  it("finds a session with its user by token in one read, and extends it", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    const session = newSession(user.id);
+    await stores.sessions.createSession(session);
+    const found = await stores.sessions.findSessionAndUser(session.token);
+    expect(found).toEqual({ session, user });
+    const expiresAt = new Date(Date.now() + 7_200_000);
+    expect(await stores.sessions.extendSession(session.token, expiresAt, new Date())).toBe(true);
+    expect((await stores.sessions.findSessionAndUser(session.token))!.session.expiresAt).toEqual(expiresAt);
+    expect(await stores.sessions.extendSession("gone", expiresAt, new Date())).toBe(false);
+    expect(await stores.sessions.findSessionAndUser("gone")).toBeNull();
+  });
+
+  it("lists unexpired sessions and deletes them per user, optionally sparing one", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    const keep = newSession(user.id);
+    const other = newSession(user.id);
+    const expired = newSession(user.id, { expiresAt: new Date(Date.now() - 1000) });
+    for (const s of [keep, other, expired]) await stores.sessions.createSession(s);
+    const listed = await stores.sessions.listUserSessions(user.id, new Date());
+    expect(listed.map((s) => s.token).sort()).toEqual([keep.token, other.token].sort());
+    expect(await stores.sessions.deleteUserSession("someone-else", keep.token)).toBe(false);
+    expect(await stores.sessions.deleteUserSessions(user.id, keep.token)).toBe(2);
+    expect((await stores.sessions.listUserSessions(user.id, new Date())).map((s) => s.token)).toEqual([keep.token]);
+  });
+
+  it("sweeps expired sessions and verification values", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    const stale = newSession(user.id, { expiresAt: new Date(Date.now() - 1000) });
+    await stores.sessions.createSession(stale);
+    expect(await stores.sessions.deleteExpiredSessions(new Date())).toBeGreaterThanOrEqual(1);
+    expect(await stores.sessions.findSessionAndUser(stale.token)).toBeNull();
+    await stores.verifications.createVerification({
+      id: generateId(),
+      identifier: `sweep-${generateId()}`,
+      value: "v",
+      expiresAt: new Date(Date.now() - 1000),
+      createdAt: t0,
+      updatedAt: t0,
+    });
+    expect(await stores.verifications.deleteExpiredVerifications(new Date())).toBeGreaterThanOrEqual(1);
+  });
+
+  it("deleting a user removes their sessions and accounts (cascade)", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    const session = newSession(user.id);
+    await stores.sessions.createSession(session);
+    await stores.accounts.createAccount(credential(user.id));
+    expect(await stores.users.deleteUser(user.id)).toBe(true);
+    expect(await stores.sessions.findSessionAndUser(session.token)).toBeNull();
+    expect(await stores.accounts.listUserAccounts(user.id)).toEqual([]);
+  });
+
+  it("stores accounts and finds the credential one", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    const account = credential(user.id);
+    await stores.accounts.createAccount(account);
+    expect(await stores.accounts.findCredentialAccount(user.id)).toEqual(account);
+    await stores.accounts.updateAccountPassword(account.id, "aa:bb", new Date(t0.getTime() + 5));
+    expect((await stores.accounts.findCredentialAccount(user.id))!.password).toBe("aa:bb");
+  });
+
+  it("consumes a verification value exactly once, even under concurrent use", async () => {
+    const identifier = `reset-password:${generateId()}`;
+    await stores.verifications.createVerification({
+      id: generateId(),
+      identifier,
+      value: "user-1",
+      expiresAt: new Date(Date.now() + 60_000),
+      createdAt: t0,
+      updatedAt: t0,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => stores.verifications.consumeVerification(identifier, new Date())),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(results.find(Boolean)!.value).toBe("user-1");
+    expect(await stores.verifications.findVerification(identifier)).toBeNull();
+  });
+
+  it("does not hand out an expired verification value", async () => {
+    const identifier = `reset-password:${generateId()}`;
+    await stores.verifications.createVerification({
+      id: generateId(),
+      identifier,
+      value: "user-2",
+      expiresAt: new Date(Date.now() - 1),
+      createdAt: t0,
+      updatedAt: t0,
+    });
+    expect(await stores.verifications.consumeVerification(identifier, new Date())).toBeNull();
+  });
+
+  it("rolls a transaction back whole when one write fails", async () => {
+    const user = newUser();
+    await expect(
+      handle.db.transaction().execute(async (trx) => {
+        const s = createStores(trx);
+        await s.users.createUser(user);
+        await s.accounts.createAccount({ ...credential(user.id), userId: "no-such-user" });
+      }),
+    ).rejects.toThrow();
+    expect(await stores.users.findUserById(user.id)).toBeNull();
+  });
+});
