@@ -4,6 +4,7 @@ import { loadServiceSettings, type ServiceSettings } from "./config/env.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
 import { createLogger, type Logger } from "./logger.js";
 import { serveGatehouse } from "./node-server.js";
+import { defaultWebRoot, loadWebApp } from "./web-app.js";
 
 const USAGE = `Usage: gatehouse <command>
 
@@ -12,7 +13,7 @@ Commands:
   migrate   apply pending migrations and exit
 
 Configuration comes from the environment (PORT, HOST, BASE_URL, DATABASE_URL, REDIS_URL, GATEHOUSE_SECRET,
-TRUSTED_ORIGINS, LOG_LEVEL, GATEHOUSE_CONFIG, GATEHOUSE_DATA_DIR); see README.md.`;
+TRUSTED_ORIGINS, LOG_LEVEL, GATEHOUSE_CONFIG, GATEHOUSE_DATA_DIR, WEB_ROOT); see README.md.`;
 
 function open(settings: ServiceSettings, logger: Logger): Gatehouse {
   for (const warning of settings.warnings) logger.warn({}, warning);
@@ -38,9 +39,13 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
   const applied = await gatehouse.migrate();
   if (applied.length) logger.info({ applied }, "migrations applied");
 
+  const webApp = settings.webRoot === "" ? null : loadWebApp(settings.webRoot ?? defaultWebRoot());
+  if (!webApp && settings.webRoot !== "") {
+    logger.warn({ root: settings.webRoot ?? defaultWebRoot() }, "web app not built: serving the API only (run npm run build)");
+  }
   let running;
   try {
-    running = await serveGatehouse(gatehouse, { port: settings.port, hostname: settings.host });
+    running = await serveGatehouse(gatehouse, { port: settings.port, hostname: settings.host, webApp });
   } catch (error) {
     logger.error({ err: (error as Error).message, port: settings.port }, "cannot listen");
     await gatehouse.close();

@@ -14,6 +14,8 @@ export interface ServiceSettings {
   host: string;
   nodeEnv: string | undefined;
   dataDir: string;
+  /** Folder of the built web app; "" serves the API only; undefined uses web/dist of the repository. */
+  webRoot?: string | undefined;
   /** The development secret, generated once and kept in the data folder (never used in production). */
   fallbackSecret?: string;
   warnings: string[];
@@ -55,6 +57,7 @@ export function loadServiceSettings(env: Env = process.env): ServiceSettings {
   const nodeEnv = env.NODE_ENV;
   const dataDir = resolve(env.GATEHOUSE_DATA_DIR?.trim() || "./data");
   const settings: ServiceSettings = { options: options as GatehouseOptions, port, host, nodeEnv, dataDir, warnings };
+  if (env.WEB_ROOT !== undefined) settings.webRoot = env.WEB_ROOT.trim() === "" ? "" : resolve(env.WEB_ROOT.trim());
   if (nodeEnv === "production") {
     if (!env.GATEHOUSE_SECRET && !options.secret) {
       throw new ConfigError("GATEHOUSE_SECRET is required when NODE_ENV=production (32 or more characters)");
