@@ -6,7 +6,7 @@ import type { Runtime } from "../runtime.js";
 import { createStores, type User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "../user/fields.js";
-import { publicUser } from "../user/public.js";
+import { publicUser, publicUserSchema } from "../user/public.js";
 
 /** Password length bounds (SPEC.md section 5), checked wherever a new password is chosen. */
 export function checkNewPassword(runtime: Runtime, password: string): void {
@@ -47,6 +47,7 @@ export const signUpEmail = defineEndpoint({
   acceptsForm: true,
   body: signUpBody,
   callbackFields: ["callbackURL"],
+  response: z.object({ token: z.string().nullable(), user: publicUserSchema }),
   summary: "Create an account with email and password",
   tags: ["Email and password"],
   async handler(ctx) {
@@ -139,6 +140,7 @@ export const signInEmail = defineEndpoint({
     rememberMe: z.boolean().optional(),
   }),
   callbackFields: ["callbackURL"],
+  response: z.object({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: publicUserSchema }),
   summary: "Sign in with email and password",
   tags: ["Email and password"],
   async handler(ctx) {

@@ -5,7 +5,9 @@ import { StorageUnavailableError } from "../storage/secondary/types.js";
 import { clientIp } from "./client-ip.js";
 import type { AnyEndpoint } from "./endpoint.js";
 import { APIError, MESSAGES } from "./errors.js";
+import { buildOpenApiDocument, renderReferencePage } from "./openapi.js";
 import { runEndpoint, type CallResult } from "./pipeline.js";
+import { VERSION } from "../version.js";
 import { createRateLimiter } from "./rate-limit.js";
 
 export interface ServerEnv {
@@ -92,6 +94,26 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
       return toResponse(result);
     });
   }
+  // The API's own description, built once from the route declarations.
+  let openApi: { json: string; html: string } | undefined;
+  const describeApi = () => {
+    if (!openApi) {
+      const document = buildOpenApiDocument(endpoints, basePath, VERSION);
+      openApi = { json: JSON.stringify(document), html: renderReferencePage(document) };
+    }
+    return openApi;
+  };
+  app.get(`${basePath}/openapi.json`, () => new Response(describeApi().json, { headers: jsonHeaders() }));
+  app.get(
+    `${basePath}/reference`,
+    () =>
+      new Response(describeApi().html, {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+        },
+      }),
+  );
   app.notFound(
     () =>
       new Response(JSON.stringify({ code: "NOT_FOUND", message: MESSAGES.NOT_FOUND }), {

@@ -55,6 +55,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   acceptsForm?: boolean;
   /** Body fields holding URLs that must be trusted callbacks (checked before the handler runs). */
   callbackFields?: readonly CallbackField[];
+  /** The success answer's shape, for the OpenAPI document. */
+  response?: z.ZodType;
   summary: string;
   tags: readonly string[];
   handler(ctx: EndpointContext<z.output<B>, z.output<Q>>): Promise<unknown>;

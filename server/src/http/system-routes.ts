@@ -5,6 +5,7 @@ export const ok = defineEndpoint({
   method: "GET",
   path: "/ok",
   auth: "none",
+  response: z.object({ ok: z.literal(true) }),
   summary: "Liveness check",
   tags: ["System"],
   async handler() {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
-import { publicSession, publicUser } from "../user/public.js";
+import { publicSession, publicSessionSchema, publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 
 /** Query booleans: "true"/"1"/"" mean true, "false"/"0" false; anything else is a validation error. */
 export const queryBoolean = z
@@ -15,6 +15,7 @@ export const getSession = defineEndpoint({
     disableCookieCache: queryBoolean.optional(),
     disableRefresh: queryBoolean.optional(),
   }),
+  response: z.object({ session: publicSessionSchema, user: publicUserSchema }).nullable(),
   summary: "The current session and its user, or null",
   tags: ["Session"],
   async handler(ctx) {
@@ -31,6 +32,7 @@ export const signOut = defineEndpoint({
   path: "/sign-out",
   auth: "none",
   body: z.object({}).optional(),
+  response: z.object({ success: z.boolean() }),
   summary: "Sign out: delete the current session and clear its cookies",
   tags: ["Session"],
   async handler(ctx) {
@@ -45,6 +47,7 @@ export const listSessions = defineEndpoint({
   method: "GET",
   path: "/list-sessions",
   auth: "sensitive",
+  response: z.array(publicSessionSchema),
   summary: "The signed-in user's unexpired sessions",
   tags: ["Session"],
   async handler(ctx) {
@@ -59,6 +62,7 @@ export const revokeSession = defineEndpoint({
   path: "/revoke-session",
   auth: "sensitive",
   body: z.object({ token: z.string().min(1).max(256) }),
+  response: statusSchema,
   summary: "Revoke one of the signed-in user's sessions by its token",
   tags: ["Session"],
   async handler(ctx) {
@@ -74,6 +78,7 @@ export const revokeSessions = defineEndpoint({
   path: "/revoke-sessions",
   auth: "sensitive",
   body: z.object({}).optional(),
+  response: statusSchema,
   summary: "Revoke every session of the signed-in user, this one included",
   tags: ["Session"],
   async handler(ctx) {
@@ -88,6 +93,7 @@ export const revokeOtherSessions = defineEndpoint({
   path: "/revoke-other-sessions",
   auth: "sensitive",
   body: z.object({}).optional(),
+  response: statusSchema,
   summary: "Revoke every session of the signed-in user except this one",
   tags: ["Session"],
   async handler(ctx) {

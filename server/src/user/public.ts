@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Session, User } from "../storage/models.js";
 
 /** The user object every answer carries (API-NOTES.md section 2): never a password or token of an account. */
@@ -38,3 +39,38 @@ export function publicSession(session: Session) {
 }
 
 export type PublicSession = ReturnType<typeof publicSession>;
+
+const dateTime = z.iso.datetime();
+
+/** Answer shapes for the OpenAPI document. */
+export const publicUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  image: z.string().nullable(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  username: z.string().nullable(),
+  displayUsername: z.string().nullable(),
+  role: z.string().nullable(),
+  banned: z.boolean(),
+  banReason: z.string().nullable(),
+  banExpires: dateTime.nullable(),
+});
+
+export const publicSessionSchema = z.object({
+  id: z.string(),
+  token: z.string(),
+  userId: z.string(),
+  expiresAt: dateTime,
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  activeOrganizationId: z.string().nullable(),
+  activeTeamId: z.string().nullable(),
+  impersonatedBy: z.string().nullable(),
+});
+
+export const statusSchema = z.object({ status: z.boolean() });

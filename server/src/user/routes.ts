@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "./fields.js";
+import { statusSchema } from "./public.js";
 
 const UPDATABLE = new Set(["name", "image"]);
 
@@ -10,6 +11,7 @@ export const updateUser = defineEndpoint({
   path: "/update-user",
   auth: "session",
   body: z.looseObject({ name: nameSchema.optional(), image: imageSchema.optional() }),
+  response: statusSchema,
   summary: "Update the signed-in user's name and image",
   tags: ["User"],
   async handler(ctx) {
