@@ -7,6 +7,7 @@ import { APIError } from "./http/errors.js";
 import { createOriginMatcher } from "./http/origin.js";
 import { runEndpoint } from "./http/pipeline.js";
 import { createLogger, type Logger } from "./logger.js";
+import { outboxMailer, smtpMailer, type Mailer } from "./email/mailer.js";
 import { ENDPOINTS, type Endpoints } from "./routes.js";
 import type { Runtime } from "./runtime.js";
 import { createSessionService } from "./session/session-service.js";
@@ -19,6 +20,7 @@ export { APIError } from "./http/errors.js";
 export { ConfigError, type Config, type GatehouseOptions } from "./config/index.js";
 export type { SecondaryStorage } from "./storage/secondary/types.js";
 export type { Logger } from "./logger.js";
+export type { Mailer, OutgoingMail } from "./email/mailer.js";
 
 export interface CreateGatehouseContext {
   /** NODE_ENV as read at start (production enables secure defaults and requires a secret). */
@@ -30,6 +32,8 @@ export interface CreateGatehouseContext {
   secondaryStorage?: SecondaryStorage;
   /** Replace the password hasher (tests use a fast one for bulk seeding). */
   hasher?: PasswordHasher;
+  /** Replace the mailer (by default SMTP when configured, else the development outbox). */
+  mailer?: Mailer;
   now?: () => Date;
 }
 
@@ -82,6 +86,9 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
   const hasher =
     context.hasher ?? createPasswordHasher({ concurrency: config.hashConcurrency, nice: config.password.workerNice });
   const now = context.now ?? (() => new Date());
+  const mailer =
+    context.mailer ??
+    (config.email.smtpUrl ? smtpMailer(config.email.smtpUrl, config.email.from, logger) : outboxMailer(logger));
   const stores = createStores(database.db);
   const runtime: Runtime = {
     config,
@@ -92,6 +99,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     logger,
     origins: createOriginMatcher(config.trustedOriginList),
     sessions: createSessionService(config, stores, now),
+    mailer,
     now,
   };
   const http = createHttpHandler(runtime, Object.values(ENDPOINTS) as AnyEndpoint[]);
@@ -149,6 +157,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
       await Promise.allSettled([
         context.hasher ? undefined : hasher.close(),
         context.secondaryStorage ? undefined : storage.close(),
+        context.mailer ? undefined : mailer.close(),
         database.close(),
       ]);
     },

@@ -1,5 +1,6 @@
 import type { Config } from "./config/index.js";
 import type { PasswordHasher } from "./credentials/password.js";
+import type { Mailer } from "./email/mailer.js";
 import type { OriginMatcher } from "./http/origin.js";
 import type { Logger } from "./logger.js";
 import type { SessionService } from "./session/session-service.js";
@@ -16,5 +17,6 @@ export interface Runtime {
   logger: Logger;
   origins: OriginMatcher;
   sessions: SessionService;
+  mailer: Mailer;
   now(): Date;
 }

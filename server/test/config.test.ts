@@ -24,7 +24,7 @@ describe("configuration", () => {
     expect(resolveConfig({ secret: "s".repeat(32), baseURL: "https://auth.example.com" }).cookieNames.sessionToken).toBe(
       "__Secure-better-auth.session_token",
     );
-    const prod = resolveConfig({ secret: "s".repeat(32) }, { nodeEnv: "production" });
+    const prod = resolveConfig({ secret: "s".repeat(32), email: { smtpUrl: "smtp://mail:25" } }, { nodeEnv: "production" });
     expect(prod.secureCookies).toBe(true);
     const custom = resolveConfig({ secret: "s".repeat(32), advanced: { cookiePrefix: "gh", useSecureCookies: false } });
     expect(custom.cookieNames.sessionData).toBe("gh.session_data");
@@ -41,6 +41,17 @@ describe("configuration", () => {
       /minPasswordLength/,
     );
     expect(() => resolveConfig({ secret: "x", session: { expiresIn: 40_000_000 } })).toThrow(/expiresIn/);
+  });
+
+  it("refuses to start in production without a mailer for the features that mail", () => {
+    expect(() => resolveConfig({ secret: "s".repeat(32) }, { nodeEnv: "production" })).toThrow(/SMTP_URL is required/);
+    const quiet = {
+      secret: "s".repeat(32),
+      emailVerification: { enabled: false },
+      emailAndPassword: { resetPassword: { enabled: false } },
+      user: { changeEmail: { enabled: false } },
+    };
+    expect(resolveConfig(quiet, { nodeEnv: "production" }).production).toBe(true);
   });
 
   it("refuses to start in production without a 32-character secret", () => {

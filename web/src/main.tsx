@@ -1,12 +1,13 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-
-function App() {
-  return <main>Gatehouse</main>;
-}
+import { RouterProvider } from "react-router/dom";
+import "./i18n";
+import { router } from "./router";
+import "./styles/tokens.css";
+import "./styles/base.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <App />
+    <RouterProvider router={router} />
   </StrictMode>,
 );

@@ -41,6 +41,13 @@ export function loadServiceSettings(env: Env = process.env): ServiceSettings {
     options.redis = { url: env.REDIS_URL };
   }
   if (env.GATEHOUSE_SECRET !== undefined) options.secret = env.GATEHOUSE_SECRET;
+  if (env.SMTP_URL !== undefined && env.SMTP_URL.trim() !== "") {
+    if (!/^smtps?:\/\//.test(env.SMTP_URL)) throw new ConfigError("SMTP_URL must start with smtp:// or smtps://");
+    options.email = { ...(options.email as object), smtpUrl: env.SMTP_URL.trim() };
+  }
+  if (env.MAIL_FROM !== undefined && env.MAIL_FROM.trim() !== "") {
+    options.email = { ...(options.email as object), from: env.MAIL_FROM.trim() };
+  }
   if (env.TRUSTED_ORIGINS !== undefined) {
     options.trustedOrigins = env.TRUSTED_ORIGINS.split(",")
       .map((s) => s.trim())

@@ -56,6 +56,21 @@ export function resolveConfig(input: GatehouseOptions, ctx: ResolveContext = {})
   if (production && secret.length < 32) {
     throw new ConfigError("GATEHOUSE_SECRET must be at least 32 characters in production");
   }
+  if (production && !options.email.smtpUrl) {
+    const needMail = [
+      options.emailVerification.enabled && "email verification (emailVerification.enabled)",
+      options.emailAndPassword.resetPassword.enabled && "password reset (emailAndPassword.resetPassword.enabled)",
+      options.user.changeEmail.enabled && "email change (user.changeEmail.enabled)",
+      options.user.deleteUser.enabled &&
+        options.user.deleteUser.sendDeleteAccountVerification &&
+        "account deletion by email (user.deleteUser.sendDeleteAccountVerification)",
+    ].filter(Boolean);
+    if (needMail.length) {
+      throw new ConfigError(
+        `SMTP_URL is required in production for ${needMail.join(", ")}; set SMTP_URL (and MAIL_FROM) or turn these off`,
+      );
+    }
+  }
   const baseOrigin = options.baseURL ? new URL(options.baseURL).origin : undefined;
   const secureCookies =
     options.advanced.useSecureCookies ?? (options.baseURL ? options.baseURL.startsWith("https://") : production);

@@ -21,7 +21,7 @@ export const optionsSchema = z
       .default("/api/auth"),
     secret: z.string().min(1).optional(),
     database: z
-      .object({
+      .strictObject({
         /** sqlite://path, sqlite::memory:, or postgres://... */
         url: z.string().min(1).default("sqlite://./data/gatehouse.db"),
         /** PostgreSQL pool size. */
@@ -39,13 +39,13 @@ export const optionsSchema = z
       .optional(),
     trustedOrigins: z.array(z.string().min(1)).default([]),
     session: z
-      .object({
+      .strictObject({
         expiresIn: seconds(MAX_COOKIE_AGE).min(60).default(604_800),
         updateAge: seconds().default(86_400),
         freshAge: seconds().default(86_400),
         disableSessionRefresh: z.boolean().default(false),
         cookieCache: z
-          .object({
+          .strictObject({
             enabled: z.boolean().default(false),
             maxAge: seconds(MAX_COOKIE_AGE).min(1).default(300),
           })
@@ -53,21 +53,65 @@ export const optionsSchema = z
       })
       .prefault({}),
     emailAndPassword: z
-      .object({
+      .strictObject({
         enabled: z.boolean().default(true),
         disableSignUp: z.boolean().default(false),
         minPasswordLength: z.number().int().min(1).max(256).default(8),
         maxPasswordLength: z.number().int().min(1).max(4096).default(128),
         autoSignIn: z.boolean().default(true),
         requireEmailVerification: z.boolean().default(false),
+        resetPassword: z
+          .strictObject({
+            enabled: z.boolean().default(true),
+            /** Life of a password-reset token, in seconds. */
+            tokenExpiresIn: seconds().min(60).default(3600),
+            /** Sign the user out everywhere when they reset their password. */
+            revokeSessionsOnPasswordReset: z.boolean().default(false),
+          })
+          .prefault({}),
       })
       .prefault({})
       .refine((v) => v.minPasswordLength <= v.maxPasswordLength, {
         message: "minPasswordLength must not exceed maxPasswordLength",
         path: ["minPasswordLength"],
       }),
+    emailVerification: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        /** Mail a verification link when someone signs up. */
+        sendOnSignUp: z.boolean().default(true),
+        /** Mail a new link when an unverified user is refused sign-in (requireEmailVerification). */
+        sendOnSignIn: z.boolean().default(true),
+        autoSignInAfterVerification: z.boolean().default(false),
+        /** Life of a verification link, in seconds. */
+        expiresIn: seconds().min(60).default(3600),
+      })
+      .prefault({}),
+    user: z
+      .strictObject({
+        changeEmail: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+        deleteUser: z
+          .strictObject({
+            enabled: z.boolean().default(false),
+            /** Confirm a deletion without a password by a link mailed to the user (two steps). */
+            sendDeleteAccountVerification: z.boolean().default(true),
+            /** Life of a delete-account link, in seconds. */
+            deleteTokenExpiresIn: seconds().min(60).default(86_400),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    email: z
+      .strictObject({
+        /** smtp://user:pass@host:587 or smtps://…; without it, development keeps mail in an outbox. */
+        smtpUrl: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+        from: z.string().min(3).default("Gatehouse <no-reply@localhost>"),
+        /** Where links in mail lead: the web app's origin (defaults to baseURL). */
+        appURL: z.string().url().optional(),
+      })
+      .prefault({}),
     rateLimit: z
-      .object({
+      .strictObject({
         /** Defaults to on, except under NODE_ENV=test (decided in resolveOptions). */
         enabled: z.boolean().optional(),
         window: seconds().min(1).default(10),
@@ -77,7 +121,7 @@ export const optionsSchema = z
       })
       .prefault({}),
     advanced: z
-      .object({
+      .strictObject({
         cookiePrefix: z
           .string()
           .regex(/^[A-Za-z0-9_.-]+$/)
@@ -85,7 +129,7 @@ export const optionsSchema = z
         useSecureCookies: z.boolean().optional(),
         disableOriginCheck: z.boolean().default(false),
         ipAddress: z
-          .object({
+          .strictObject({
             /**
              * Headers that carry the client address, trusted only when the service runs behind a proxy
              * that sets them. Empty by default: the address is the socket's.
@@ -97,7 +141,7 @@ export const optionsSchema = z
       })
       .prefault({}),
     password: z
-      .object({
+      .strictObject({
         /** How many password hashes run at once; defaults to the number of cores. */
         concurrency: z.number().int().min(1).max(64).optional(),
         /** Worker-thread niceness for hashing, so sessions are served first under a sign-in storm. */
@@ -105,7 +149,7 @@ export const optionsSchema = z
       })
       .prefault({}),
     logger: z
-      .object({
+      .strictObject({
         level: z.enum(["debug", "info", "success", "warn", "error", "silent"]).default("info"),
       })
       .prefault({}),

@@ -1,30 +1,16 @@
 import { z } from "zod";
 import { generateId } from "../crypto/random.js";
-import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
+import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
+import { BANNED_MESSAGE, checkNewPassword, clientInfo, isBanned } from "./rules.js";
+import { inBackground } from "../verification/background.js";
+import { sendVerificationMail } from "../verification/mail.js";
+import { toLanguage } from "../email/language.js";
 import { createStores, type User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "../user/fields.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
-
-/** Password length bounds (SPEC.md section 5), checked wherever a new password is chosen. */
-export function checkNewPassword(runtime: Runtime, password: string): void {
-  const { minPasswordLength, maxPasswordLength } = runtime.config.emailAndPassword;
-  if (password.length < minPasswordLength) throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_SHORT);
-  if (password.length > maxPasswordLength) throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
-}
-
-/** A user is banned while their ban has no end or has not ended yet. */
-export function isBanned(user: User, now: Date): boolean {
-  return user.banned && (!user.banExpires || user.banExpires > now);
-}
-
-export const BANNED_MESSAGE = "You have been banned from this application. Please contact support if you believe this is an error.";
-
-export function clientInfo(ctx: EndpointContext): { ip: string; userAgent: string } {
-  return { ip: ctx.ip, userAgent: ctx.headers.get("user-agent") ?? "" };
-}
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
@@ -38,6 +24,8 @@ const signUpBody = z.looseObject({
   image: imageSchema.optional(),
   callbackURL: z.string().max(2048).optional(),
   rememberMe: z.boolean().optional(),
+  /** The user's language for mail: a code ("de") or SPEC.md's numeric id (6). */
+  lang: z.union([z.string().max(16), z.number().int()]).optional(),
 });
 
 export const signUpEmail = defineEndpoint({
@@ -60,6 +48,8 @@ export const signUpEmail = defineEndpoint({
     const email = normalizeEmail(body.email);
     if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
     checkNewPassword(runtime, body.password);
+    const lang = body.lang === undefined ? null : toLanguage(body.lang);
+    if (body.lang !== undefined && !lang) throw new APIError("BAD_REQUEST", "Unsupported language");
 
     const signsIn = options.autoSignIn && !options.requireEmailVerification;
     const existing = await runtime.stores.users.findUserByEmail(email);
@@ -75,6 +65,7 @@ export const signUpEmail = defineEndpoint({
     const user: User = {
       ...syntheticUser(body.name, email, body.image ?? null, now),
       role: "user",
+      lang,
     };
     try {
       await runtime.database.db.transaction().execute(async (trx) => {
@@ -101,6 +92,12 @@ export const signUpEmail = defineEndpoint({
       throw error;
     }
     runtime.logger.info({ userId: user.id }, "user signed up");
+    const verification = runtime.config.emailVerification;
+    if (verification.enabled && verification.sendOnSignUp) {
+      inBackground(runtime, "verification-on-sign-up", () =>
+        sendVerificationMail(ctx, user, { callbackURL: body.callbackURL }),
+      );
+    }
     if (!signsIn) return { token: null, user: publicUser(user) };
     const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx), {
       rememberMe: body.rememberMe ?? true,
@@ -153,6 +150,12 @@ export const signInEmail = defineEndpoint({
     }
     const user = await verifyEmailPassword(runtime, email, body.password);
     if (runtime.config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
+      const verification = runtime.config.emailVerification;
+      if (verification.enabled && verification.sendOnSignIn) {
+        inBackground(runtime, "verification-on-sign-in", () =>
+          sendVerificationMail(ctx, user, { callbackURL: body.callbackURL }),
+        );
+      }
       throw new APIError("FORBIDDEN", MESSAGES.EMAIL_NOT_VERIFIED);
     }
     if (isBanned(user, runtime.now())) throw new APIError("FORBIDDEN", BANNED_MESSAGE, { code: "BANNED_USER" });

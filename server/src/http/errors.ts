@@ -96,6 +96,22 @@ export const MESSAGES = {
   SERVICE_UNAVAILABLE: "Service temporarily unavailable. Please try again.",
   INTERNAL_SERVER_ERROR: "Internal server error",
   NOT_FOUND: "Not found",
+  INVALID_TOKEN: "invalid token",
+  TOKEN_EXPIRED: "Token expired",
+  VERIFICATION_EMAIL_NOT_ENABLED: "Verification email isn't enabled",
+  RESET_PASSWORD_DISABLED: "Reset password isn't enabled",
+  CHANGE_EMAIL_DISABLED: "Change email is disabled",
+  EMAIL_IS_THE_SAME: "Email is the same",
+  COULDNT_UPDATE_EMAIL: "Couldn't update your email",
+  EMAIL_MISMATCH: "Email mismatch",
+  EMAIL_ALREADY_VERIFIED: "Email is already verified",
+  USER_ALREADY_HAS_PASSWORD: "user already has a password",
+  CREDENTIAL_ACCOUNT_NOT_FOUND: "Credential account not found",
+  CALLBACK_URL_REQUIRED: "callbackURL is required",
+  FAILED_TO_CREATE_VERIFICATION: "Unable to create verification",
+  EMAIL_NOT_SENT: "The email could not be sent. Please try again later.",
+  USER_DELETED: "User deleted",
+  VERIFICATION_EMAIL_SENT: "Verification email sent",
 } as const;
 
 export const VALIDATION_ERROR = "VALIDATION_ERROR";

@@ -54,6 +54,10 @@ export function accountStore(db: Kysely<Database>) {
       return rows.map(toAccount);
     },
 
+    async deleteUserAccounts(userId: string): Promise<void> {
+      await db.deleteFrom("account").where("userId", "=", userId).execute();
+    },
+
     async updateAccountPassword(accountId: string, password: string, now: Date): Promise<void> {
       await db.updateTable("account").set({ password, updatedAt: dbDate(now) }).where("id", "=", accountId).execute();
     },

@@ -17,6 +17,7 @@ export function publicUser(user: User) {
     banned: user.banned,
     banReason: user.banReason,
     banExpires: user.banExpires,
+    lang: user.lang,
   };
 }
 
@@ -57,6 +58,7 @@ export const publicUserSchema = z.object({
   banned: z.boolean(),
   banReason: z.string().nullable(),
   banExpires: dateTime.nullable(),
+  lang: z.string().nullable(),
 });
 
 export const publicSessionSchema = z.object({

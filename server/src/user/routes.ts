@@ -3,16 +3,22 @@ import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "./fields.js";
 import { statusSchema } from "./public.js";
+import { toLanguage } from "../email/language.js";
 
-const UPDATABLE = new Set(["name", "image"]);
+const UPDATABLE = new Set(["name", "image", "lang"]);
 
 export const updateUser = defineEndpoint({
   method: "POST",
   path: "/update-user",
   auth: "session",
-  body: z.looseObject({ name: nameSchema.optional(), image: imageSchema.optional() }),
+  body: z.looseObject({
+    name: nameSchema.optional(),
+    image: imageSchema.optional(),
+    /** The language mail is written in: a code ("de") or SPEC.md's numeric id (6). */
+    lang: z.union([z.string().max(16), z.number().int()]).optional(),
+  }),
   response: statusSchema,
-  summary: "Update the signed-in user's name and image",
+  summary: "Update the signed-in user's name, image and language",
   tags: ["User"],
   async handler(ctx) {
     const { runtime, body } = ctx;
@@ -23,13 +29,16 @@ export const updateUser = defineEndpoint({
         throw new APIError("BAD_REQUEST", `${key} is not allowed to be set`, { code: "FIELD_NOT_ALLOWED" });
       }
     }
-    if (body.name === undefined && body.image === undefined) {
+    if (body.name === undefined && body.image === undefined && body.lang === undefined) {
       throw new APIError("BAD_REQUEST", MESSAGES.NO_FIELDS_TO_UPDATE);
     }
+    const lang = body.lang === undefined ? undefined : toLanguage(body.lang);
+    if (lang === null) throw new APIError("BAD_REQUEST", "Unsupported language");
     const current = ctx.session!;
     const user = await runtime.stores.users.updateUser(current.user.id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.image !== undefined ? { image: body.image } : {}),
+      ...(lang ? { lang } : {}),
       updatedAt: runtime.now(),
     });
     if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);

@@ -1,0 +1,94 @@
+import { spawn } from "node:child_process";
+import { openSync, closeSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a Node server as a child process (its own PID, so /proc shows its memory alone) and waits until
+ * GET readyPath answers. stdout and stderr go to logFile.
+ */
+export async function startServer({ name, args, env, port, readyPath, logFile, nodeArgs = [] }) {
+  const fd = openSync(logFile, "a");
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", fd, fd, "ipc"],
+  });
+  closeSync(fd);
+  let exited = null;
+  const exitPromise = new Promise((resolve) =>
+    child.once("exit", (code, signal) => {
+      exited = { code, signal };
+      resolve(exited);
+    }),
+  );
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (exited) throw new Error(`${name} exited during start-up (${JSON.stringify(exited)}); see ${logFile}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}${readyPath}`);
+      await response.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`${name} did not answer on port ${port} within 90 s; see ${logFile}`);
+      }
+      await sleep(100);
+    }
+  }
+  return {
+    name,
+    pid: child.pid,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    get exited() {
+      return exited;
+    },
+    async stop() {
+      if (exited) return exited;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const result = await exitPromise;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+/** VmRSS (now) and VmHWM (peak since start) of a process, in MiB. */
+export function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { rssMb: Math.round(kb("VmRSS") / 102.4) / 10, hwmMb: Math.round(kb("VmHWM") / 102.4) / 10 };
+}
+
+/** CPU time (user + system, all threads) of a process, in clock ticks (1/100 s on Linux). */
+function cpuTicks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the full line)
+}
+
+/** Waits until a process is idle (under 10% of one core over 300 ms), e.g. after a load leaves hashes queued. */
+export async function settle(pid, maxMs = 20_000) {
+  const end = Date.now() + maxMs;
+  let last = cpuTicks(pid);
+  while (Date.now() < end) {
+    await sleep(300);
+    const now = cpuTicks(pid);
+    if (now - last < 3) return;
+    last = now;
+  }
+}

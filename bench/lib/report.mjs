@@ -1,0 +1,205 @@
+import { readFileSync, writeFileSync } from "node:fs";
+
+const DBS = [
+  ["sqlite", "SQLite"],
+  ["postgres", "PostgreSQL"],
+];
+const SERVERS = [
+  ["gatehouse", "Gatehouse"],
+  ["better-auth", "Better Auth"],
+];
+
+// ---- formatting ------------------------------------------------------------------------------------------
+
+export function fmtRps(v) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "–";
+  return v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(1);
+}
+
+export function fmtMs(v) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "–";
+  if (v >= 1000) return `${(v / 1000).toFixed(2)} s`;
+  if (v >= 100) return `${Math.round(v)} ms`;
+  if (v >= 10) return `${v.toFixed(1)} ms`;
+  return `${v.toFixed(2)} ms`;
+}
+
+const fmtMb = (v) => (v === null || v === undefined ? "–" : `${Math.round(v)} MB`);
+// "≥": requests still unanswered when the load stopped were counted with the time they had waited (a lower bound).
+const pair = (r) => (r ? `${fmtMs(r.p50)} / ${r.stalled?.length ? "≥ " : ""}${fmtMs(r.p99)}` : "–");
+const warn = (r) => (r && (r.non2xx || r.errors || r.timeouts) ? " ⚠" : "");
+
+// ---- targets ---------------------------------------------------------------------------------------------
+
+/** The issue's targets for Gatehouse, each per database: { id, label, database, value, pass } (pass null = not measured). */
+export function evaluateTargets(results) {
+  const out = [];
+  const hash = results.hashLimit?.hashesPerSecond;
+  const ceiling = results.ceiling?.rps;
+  for (const [db] of DBS) {
+    const gh = results.servers.gatehouse?.[db];
+    const ba = results.servers["better-auth"]?.[db];
+    if (!gh && !ba) continue;
+    const ratio = (a, b, threshold, label, id, unit) => {
+      if (!a || !b) return out.push({ id, label, database: db, value: "not measured", pass: null });
+      const r = a / b;
+      const value = unit === "x" ? `${r.toFixed(1)}× (${fmtRps(a)} vs ${fmtRps(b)})` : `${Math.round(r * 100)}% (${fmtRps(a)} of ${fmtRps(b)})`;
+      out.push({ id, label, database: db, ratio: r, value, pass: r >= threshold });
+    };
+    ratio(gh?.getSession?.rps, ba?.getSession?.rps, 10, "get-session ≥ 10× Better Auth's req/s (cookie cache off)", "vs-peer", "x");
+    ratio(gh?.getSessionCached?.rps, ba?.getSessionCached?.rps, 10, "get-session ≥ 10× Better Auth's req/s (cookie cache on)", "vs-peer-cached", "x");
+    ratio(gh?.getSession?.rps, ceiling, 0.4, "get-session ≥ 40% of the bare server's req/s (cookie cache off)", "vs-ceiling", "%");
+    ratio(gh?.getSessionCached?.rps, ceiling, 0.4, "get-session ≥ 40% of the bare server's req/s (cookie cache on)", "vs-ceiling-cached", "%");
+    ratio(gh?.signIn?.rps, hash, 0.9, "sign-in ≥ 90% of the hash limit", "sign-in", "%");
+    ratio(gh?.signUp?.rps, hash, 0.9, "sign-up ≥ 90% of the hash limit", "sign-up", "%");
+    for (const [key, id, what] of [
+      ["stormSignIn", "storm-sign-in", "sign-in"],
+      ["stormSignUp", "storm-sign-up", "sign-up"],
+    ]) {
+      const reads = gh?.[key]?.reads;
+      const label = `get-session p99 < 10 ms during a ${what} storm`;
+      if (!reads || reads.p99 === null) out.push({ id, label, database: db, value: "not measured", pass: null });
+      else out.push({ id, label, database: db, value: fmtMs(reads.p99), pass: reads.p99 < 10 });
+    }
+  }
+  return out;
+}
+
+// ---- tables ----------------------------------------------------------------------------------------------
+
+function columns(results) {
+  const cols = [];
+  for (const [db, dbLabel] of DBS) {
+    for (const [server, serverLabel] of SERVERS) {
+      const data = results.servers[server]?.[db];
+      if (data) cols.push({ label: `${serverLabel}, ${dbLabel}`, data });
+    }
+  }
+  return cols;
+}
+
+function mainRows(results) {
+  const cols = columns(results);
+  const row = (label, cell) => [label, ...cols.map((c) => (c.data.error ? "failed" : cell(c.data)))];
+  const storm = (s) =>
+    s ? `${pair(s.reads)}${warn(s.reads)} (storm ${fmtRps(s.storm.rps)} req/s${warn(s.storm)})` : "–";
+  return {
+    header: ["figure", ...cols.map((c) => c.label)],
+    rows: [
+      row("get-session req/s, cookie cache off", (d) => fmtRps(d.getSession?.rps) + warn(d.getSession)),
+      row("get-session p50 / p99, cookie cache off", (d) => pair(d.getSession)),
+      row("get-session req/s, cookie cache on", (d) => fmtRps(d.getSessionCached?.rps) + warn(d.getSessionCached)),
+      row("get-session p50 / p99, cookie cache on", (d) => pair(d.getSessionCached)),
+      row("sign-in req/s", (d) => fmtRps(d.signIn?.rps) + warn(d.signIn)),
+      row("sign-in p50 / p99", (d) => pair(d.signIn)),
+      row("sign-up req/s", (d) => fmtRps(d.signUp?.rps) + warn(d.signUp)),
+      row("sign-up p50 / p99", (d) => pair(d.signUp)),
+      row("get-session p50 / p99 during a sign-in storm", (d) => storm(d.stormSignIn)),
+      row("get-session p50 / p99 during a sign-up storm", (d) => storm(d.stormSignUp)),
+      row("RSS idle / peak", (d) => `${fmtMb(d.rssIdleMb)} / ${fmtMb(d.rssPeakMb)}`),
+    ],
+  };
+}
+
+function targetRows(results) {
+  const dbs = DBS.filter(([db]) => results.targets.some((t) => t.database === db));
+  const labels = [...new Set(results.targets.map((t) => t.label))];
+  const mark = (t) => (!t || t.pass === null ? "–" : `${t.pass ? "**PASS**" : "**FAIL**"} ${t.value}`);
+  return {
+    header: ["target (Gatehouse)", ...dbs.map(([, l]) => l)],
+    rows: labels.map((label) => [
+      label,
+      ...dbs.map(([db]) => mark(results.targets.find((t) => t.label === label && t.database === db))),
+    ]),
+  };
+}
+
+function limitRows(results) {
+  const h = results.hashLimit;
+  const c = results.ceiling;
+  return {
+    header: ["machine limit", "figure"],
+    rows: [
+      [
+        `password-hash limit: scrypt N=16384 r=16 p=1, 64-byte key, ${h?.threads ?? "–"} threads`,
+        h ? `${h.hashesPerSecond} hashes/s (runs: ${h.runs.join(", ")}; ${h.msPerHashPerCore} ms per hash per core)` : "–",
+      ],
+      [
+        "bare node:http + one SQLite primary-key select (ceiling)",
+        c ? `${fmtRps(c.rps)} req/s, p50 / p99 ${pair(c)}${warn(c)}` : "–",
+      ],
+    ],
+  };
+}
+
+function markdownTable({ header, rows }) {
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function problems(results) {
+  const notes = [...results.errors];
+  const check = (where, r) => {
+    if (r && (r.non2xx || r.errors || r.timeouts)) {
+      notes.push(`${where}: ${r.non2xx} non-2xx (${JSON.stringify(r.statuses)}), ${r.errors} errors, ${r.timeouts} timeouts`);
+    }
+  };
+  check("ceiling", results.ceiling);
+  for (const [server, serverLabel] of SERVERS) {
+    for (const [db, dbLabel] of DBS) {
+      const d = results.servers[server]?.[db];
+      if (!d) continue;
+      const w = `${serverLabel}, ${dbLabel}`;
+      check(`${w}, get-session`, d.getSession);
+      check(`${w}, get-session (cookie cache on)`, d.getSessionCached);
+      check(`${w}, sign-in`, d.signIn);
+      check(`${w}, sign-up`, d.signUp);
+      check(`${w}, sign-in storm`, d.stormSignIn?.storm);
+      check(`${w}, get-session during the sign-in storm`, d.stormSignIn?.reads);
+      check(`${w}, sign-up storm`, d.stormSignUp?.storm);
+      check(`${w}, get-session during the sign-up storm`, d.stormSignUp?.reads);
+    }
+  }
+  return notes;
+}
+
+export function renderMarkdown(results) {
+  const m = results.machine;
+  const c = results.config;
+  const pg = Object.values(results.servers)
+    .flatMap((s) => Object.values(s))
+    .find((d) => d.postgresVersion)?.postgresVersion;
+  const lines = [
+    `Run of ${results.date.slice(0, 16).replace("T", " ")} UTC, ${Math.round(results.durationSeconds / 60)} min in all. ` +
+      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}` +
+      `${pg ? `, PostgreSQL ${pg}` : ""}; load average ${m.loadAverageAtStart[0]} at the start, ${m.loadAverageAtEnd[0]} at the end. ` +
+      `Gatehouse ${results.versions.gatehouse}, Better Auth ${results.versions.betterAuth}, autocannon ${results.versions.autocannon}. ` +
+      `${c.duration} s per load after a ${c.warmup} s warm-up (get-session), ${c.connections} connections; ` +
+      `during storms, get-session from ${c.stormReaders} connections at ${c.stormReadRate} req/s in all.`,
+    "",
+    markdownTable(mainRows(results)),
+    "",
+    markdownTable(limitRows(results)),
+    "",
+    markdownTable(targetRows(results)),
+  ];
+  const notes = problems(results);
+  if (notes.length) lines.push("", "⚠ Failed requests in this run:", "", ...notes.map((n) => `- ${n}`));
+  return lines.join("\n");
+}
+
+export function renderConsole(results) {
+  return renderMarkdown(results).replaceAll("**", "");
+}
+
+const START = "<!-- results:start -->";
+const END = "<!-- results:end -->";
+
+/** Replaces the generated part of README.md (between the markers), keeping the prose around it. */
+export function updateReadme(path, markdown) {
+  const text = readFileSync(path, "utf8");
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`${path} has no ${START} … ${END} markers`);
+  writeFileSync(path, text.slice(0, a + START.length) + "\n" + markdown + "\n" + text.slice(b));
+}

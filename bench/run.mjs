@@ -1,0 +1,385 @@
+// Gatehouse load benchmark: Gatehouse and Better Auth 1.7, each on SQLite and PostgreSQL, driven by autocannon
+// from this process while each server runs as its own child process. `npm run bench` at the repository root
+// builds the server, installs this package and runs this file. See README.md for the knobs and the figures.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { measureHashLimit } from "./lib/hash-limit.mjs";
+import { runLoad } from "./lib/load.mjs";
+import { dropDatabase, recreateDatabase } from "./lib/pg-admin.mjs";
+import { freePort, memoryOf, settle, sleep, startServer } from "./lib/proc.mjs";
+import { evaluateTargets, renderConsole, renderMarkdown, updateReadme } from "./lib/report.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "..");
+const RESULTS = join(HERE, "results");
+
+const num = (name, fallback) => {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
+  return value;
+};
+
+const config = {
+  duration: num("BENCH_DURATION", 10),
+  warmup: num("BENCH_WARMUP", 2),
+  connections: num("BENCH_CONNECTIONS", 32),
+  stormReaders: num("BENCH_STORM_READERS", 4),
+  stormReadRate: num("BENCH_STORM_READ_RATE", 100),
+  hashSeconds: num("BENCH_HASH_SECONDS", 5),
+  pgAdminUrl: process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+  cpuProfile: process.env.BENCH_CPU_PROF === "1",
+  keepData: process.env.BENCH_KEEP === "1",
+};
+
+// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth) and/or databases (sqlite, postgres).
+const PARTS = ["hash", "ceiling", "gatehouse", "better-auth"];
+const DATABASES = ["sqlite", "postgres"];
+const onlyTokens = (process.env.BENCH_ONLY ?? "")
+  .split(",")
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
+for (const token of onlyTokens) {
+  if (![...PARTS, ...DATABASES].includes(token)) {
+    throw new Error(`BENCH_ONLY: unknown "${token}" (use ${[...PARTS, ...DATABASES].join(", ")})`);
+  }
+}
+const partsChosen = onlyTokens.filter((t) => PARTS.includes(t));
+const dbsChosen = onlyTokens.filter((t) => DATABASES.includes(t));
+const parts = partsChosen.length ? partsChosen : PARTS;
+const databases = dbsChosen.length ? dbsChosen : DATABASES;
+const fullRun = parts.length === PARTS.length && databases.length === DATABASES.length;
+
+const PASSWORD = "correct-horse-battery-9";
+const SECRET = "bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
+const runTag = Date.now().toString(36);
+const JSON_HEADERS = { "content-type": "application/json" };
+
+const startedAt = Date.now();
+const log = (message) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+
+mkdirSync(join(RESULTS, "logs"), { recursive: true });
+const work = mkdtempSync(join(tmpdir(), "gatehouse-bench-"));
+
+// ---- the two servers under test --------------------------------------------------------------------------
+
+const TARGETS = {
+  gatehouse: {
+    label: "Gatehouse",
+    pgDatabase: "gatehouse_bench_gatehouse",
+    spawnSpec({ port, databaseUrl, cookieCache, dir }) {
+      const optionsFile = join(dir, `gatehouse-options-${cookieCache ? "cache" : "nocache"}.json`);
+      writeFileSync(
+        optionsFile,
+        JSON.stringify({
+          rateLimit: { enabled: false },
+          emailAndPassword: { enabled: true },
+          session: { expiresIn: 604_800, updateAge: 86_400, cookieCache: { enabled: cookieCache, maxAge: 300 } },
+          database: { poolSize: 10 },
+        }),
+      );
+      return {
+        args: [join(ROOT, "server/dist/main.js"), "serve"],
+        env: {
+          NODE_ENV: "production",
+          HOST: "127.0.0.1",
+          BASE_URL: `http://127.0.0.1:${port}`,
+          DATABASE_URL: databaseUrl,
+          GATEHOUSE_SECRET: SECRET,
+          GATEHOUSE_CONFIG: optionsFile,
+          GATEHOUSE_DATA_DIR: dir,
+          LOG_LEVEL: "error",
+        },
+      };
+    },
+  },
+  "better-auth": {
+    label: "Better Auth",
+    pgDatabase: "gatehouse_bench_better_auth",
+    spawnSpec({ databaseUrl, cookieCache }) {
+      return {
+        args: [join(HERE, "servers/better-auth.mjs")],
+        env: {
+          NODE_ENV: "production",
+          BA_DATABASE: databaseUrl,
+          BA_COOKIE_CACHE: cookieCache ? "1" : "0",
+          BA_SECRET: SECRET,
+          BA_POOL_SIZE: "10",
+        },
+      };
+    },
+  },
+};
+
+// ---- requests used to seed and check ---------------------------------------------------------------------
+
+// POSTs carry the service's own origin, as a browser on the same site sends it (both servers require one).
+const postHeaders = (base) => ({ ...JSON_HEADERS, origin: base });
+
+async function post(base, path, body) {
+  const response = await fetch(base + path, { method: "POST", headers: postHeaders(base), body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return response;
+}
+
+/** Signs up one user and signs in once; returns the Cookie header that names the session (and its cache). */
+async function seedUser(base, email) {
+  await post(base, "/api/auth/sign-up/email", { name: "Bench User", email, password: PASSWORD });
+  const response = await post(base, "/api/auth/sign-in/email", { email, password: PASSWORD });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((pair) => pair.split("=")[1])
+    .join("; ");
+  const check = await fetch(base + "/api/auth/get-session", { headers: { cookie } });
+  const data = await check.json();
+  if (!data?.session?.token) throw new Error(`get-session with the seeded cookie gave no session: ${JSON.stringify(data)}`);
+  return cookie;
+}
+
+// ---- loads -----------------------------------------------------------------------------------------------
+
+const getSessionLoad = (base, cookie, extra = {}) => ({
+  url: base,
+  path: "/api/auth/get-session",
+  headers: { cookie },
+  connections: config.connections,
+  duration: config.duration,
+  ...extra,
+});
+
+const signInLoad = (base, email, extra = {}) => ({
+  url: base,
+  method: "POST",
+  path: "/api/auth/sign-in/email",
+  headers: postHeaders(base),
+  body: JSON.stringify({ email, password: PASSWORD }),
+  connections: config.connections,
+  duration: config.duration,
+  timeout: 60,
+  ...extra,
+});
+
+function signUpLoad(base, prefix, extra = {}) {
+  let n = 0;
+  return {
+    url: base,
+    method: "POST",
+    path: "/api/auth/sign-up/email",
+    headers: postHeaders(base),
+    makeBody: () => JSON.stringify({ name: "Bench User", email: `${prefix}-${n++}@bench.example`, password: PASSWORD }),
+    connections: config.connections,
+    duration: config.duration,
+    timeout: 60,
+    ...extra,
+  };
+}
+
+/** A storm (32 connections) and, starting 1 s into it, a light get-session load whose latencies are reported. */
+async function stormWithReads(storm, base, cookie) {
+  const stormRun = runLoad({ ...storm, duration: config.duration + 2 });
+  await sleep(1000);
+  const reads = await runLoad(
+    getSessionLoad(base, cookie, { connections: config.stormReaders, overallRate: config.stormReadRate }),
+  );
+  return { reads, storm: await stormRun };
+}
+
+const brief = (r) =>
+  `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, non-2xx ${r.non2xx}, errors ${r.errors}` : ""}`;
+
+// ---- one server on one database --------------------------------------------------------------------------
+
+async function benchTarget(targetName, database) {
+  const target = TARGETS[targetName];
+  const dir = join(work, `${targetName}-${database}`);
+  mkdirSync(dir, { recursive: true });
+  let databaseUrl;
+  const out = { database };
+  if (database === "sqlite") {
+    databaseUrl = `sqlite://${join(dir, "bench.db")}`;
+  } else {
+    const created = await recreateDatabase(config.pgAdminUrl, target.pgDatabase);
+    databaseUrl = created.url;
+    out.postgresVersion = created.version;
+  }
+
+  for (const cookieCache of [false, true]) {
+    const tag = `${targetName}-${database}-cache-${cookieCache ? "on" : "off"}`;
+    const port = await freePort();
+    const spec = target.spawnSpec({ port, databaseUrl, cookieCache, dir });
+    const nodeArgs = config.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${join(RESULTS, "profiles", tag)}`] : [];
+    log(`${target.label} on ${database}, cookie cache ${cookieCache ? "on" : "off"}: starting`);
+    const server = await startServer({
+      name: tag,
+      ...spec,
+      port,
+      readyPath: "/api/auth/get-session",
+      logFile: join(RESULTS, "logs", `${tag}.log`),
+      nodeArgs,
+    });
+    try {
+      const cookie = await seedUser(server.base, `seed-${runTag}-${tag}@bench.example`);
+      await settle(server.pid);
+      await sleep(1000);
+      const idle = memoryOf(server.pid);
+      if (!cookieCache) out.rssIdleMb = idle.rssMb;
+
+      await runLoad(getSessionLoad(server.base, cookie, { duration: config.warmup }));
+      const gs = await runLoad(getSessionLoad(server.base, cookie));
+      log(`  get-session: ${brief(gs)}`);
+      out[cookieCache ? "getSessionCached" : "getSession"] = gs;
+
+      if (!cookieCache) {
+        const email = `seed-${runTag}-${tag}@bench.example`;
+        await settle(server.pid);
+        out.signIn = await runLoad(signInLoad(server.base, email));
+        log(`  sign-in: ${brief(out.signIn)}`);
+        await settle(server.pid);
+        out.signUp = await runLoad(signUpLoad(server.base, `su-${runTag}-${tag}`));
+        log(`  sign-up: ${brief(out.signUp)}`);
+        await settle(server.pid);
+        out.stormSignIn = await stormWithReads(signInLoad(server.base, email), server.base, cookie);
+        log(`  get-session during sign-in storm: ${brief(out.stormSignIn.reads)} (storm ${out.stormSignIn.storm.rps} req/s)`);
+        await settle(server.pid);
+        out.stormSignUp = await stormWithReads(signUpLoad(server.base, `storm-${runTag}-${tag}`), server.base, cookie);
+        log(`  get-session during sign-up storm: ${brief(out.stormSignUp.reads)} (storm ${out.stormSignUp.storm.rps} req/s)`);
+        await settle(server.pid);
+      }
+      const mem = memoryOf(server.pid);
+      out.rssPeakMb = Math.max(out.rssPeakMb ?? 0, mem.hwmMb);
+      if (server.exited) throw new Error(`${tag} exited during the run: ${JSON.stringify(server.exited)}`);
+    } finally {
+      await server.stop();
+    }
+  }
+  return out;
+}
+
+async function benchCeiling() {
+  const port = await freePort();
+  const server = await startServer({
+    name: "ceiling",
+    args: [join(HERE, "servers/ceiling.mjs")],
+    env: { CEILING_DB: join(work, "ceiling.db") },
+    port,
+    readyPath: "/",
+    logFile: join(RESULTS, "logs", "ceiling.log"),
+  });
+  try {
+    const load = { url: server.base, path: "/", connections: config.connections };
+    await runLoad({ ...load, duration: config.warmup });
+    const result = await runLoad({ ...load, duration: config.duration });
+    result.rssPeakMb = memoryOf(server.pid).hwmMb;
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---- the run ---------------------------------------------------------------------------------------------
+
+function gitDescribe() {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "server"], { cwd: ROOT, encoding: "utf8" }).trim();
+    return dirty ? `${commit} (server/ modified)` : commit;
+  } catch {
+    return "unknown";
+  }
+}
+
+const versionOf = (path) => JSON.parse(readFileSync(path, "utf8")).version;
+
+const results = {
+  date: new Date().toISOString(),
+  machine: {
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: availableParallelism(),
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverageAtStart: loadavg().map((v) => Math.round(v * 100) / 100),
+  },
+  versions: {
+    gatehouse: `${versionOf(join(ROOT, "server/package.json"))} @ ${gitDescribe()}`,
+    betterAuth: versionOf(join(HERE, "node_modules/better-auth/package.json")),
+    autocannon: versionOf(join(HERE, "node_modules/autocannon/package.json")),
+  },
+  config: { ...config, pgAdminUrl: undefined, parts, databases },
+  hashLimit: null,
+  ceiling: null,
+  servers: {},
+  errors: [],
+};
+
+async function main() {
+  log(`parts: ${parts.join(", ")}; databases: ${databases.join(", ")}; ${config.duration} s per load`);
+  const hashRuns = [];
+  if (parts.includes("hash")) {
+    log("password-hash limit (scrypt N=16384 r=16 p=1, one thread per core)");
+    hashRuns.push(await measureHashLimit(config.hashSeconds));
+    log(`  ${hashRuns[0].hashesPerSecond} hashes/s`);
+  }
+  if (parts.includes("ceiling")) {
+    log("ceiling: bare node:http + one SQLite primary-key select");
+    try {
+      results.ceiling = await benchCeiling();
+      log(`  ${brief(results.ceiling)}`);
+    } catch (error) {
+      results.errors.push(`ceiling: ${error.message}`);
+      log(`  failed: ${error.message}`);
+    }
+  }
+  for (const targetName of ["gatehouse", "better-auth"]) {
+    if (!parts.includes(targetName)) continue;
+    results.servers[targetName] = {};
+    for (const database of databases) {
+      try {
+        results.servers[targetName][database] = await benchTarget(targetName, database);
+      } catch (error) {
+        results.errors.push(`${targetName} on ${database}: ${error.message}`);
+        results.servers[targetName][database] = { database, error: error.message };
+        log(`  failed: ${error.message}`);
+      }
+    }
+  }
+  if (parts.includes("hash")) {
+    log("password-hash limit, again at the end");
+    hashRuns.push(await measureHashLimit(config.hashSeconds));
+    log(`  ${hashRuns[1].hashesPerSecond} hashes/s`);
+    // The limit is what the machine can do: the better of the two measurements (the stricter target).
+    const best = hashRuns.reduce((a, b) => (b.hashesPerSecond > a.hashesPerSecond ? b : a));
+    results.hashLimit = { ...best, runs: hashRuns.map((r) => r.hashesPerSecond) };
+  }
+  results.machine.loadAverageAtEnd = loadavg().map((v) => Math.round(v * 100) / 100);
+  results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);
+  results.targets = evaluateTargets(results);
+
+  writeFileSync(join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
+  console.log("\n" + renderConsole(results));
+  if (fullRun || process.env.BENCH_README === "1") {
+    updateReadme(join(HERE, "README.md"), renderMarkdown(results));
+    log("wrote bench/results/latest.json and the table in bench/README.md");
+  } else {
+    log("wrote bench/results/latest.json (a partial run leaves bench/README.md as it is; BENCH_README=1 writes it)");
+  }
+}
+
+try {
+  await main();
+} finally {
+  if (!config.keepData) {
+    rmSync(work, { recursive: true, force: true });
+    if (parts.some((p) => p === "gatehouse" || p === "better-auth") && databases.includes("postgres")) {
+      for (const name of ["gatehouse", "better-auth"].filter((p) => parts.includes(p)).map((p) => TARGETS[p].pgDatabase)) {
+        await dropDatabase(config.pgAdminUrl, name).catch(() => undefined);
+      }
+    }
+  }
+}
+process.exitCode = results.errors.length ? 1 : 0;

@@ -1,0 +1,78 @@
+/**
+ * What a failed call reports. `status` is the HTTP status, or 0 when no answer arrived (network failure,
+ * aborted request). `code` is the server's stable upper-snake code; when the server sent none (a 429, an
+ * empty 404) the client derives one from the message or the status, so `code` is always set.
+ */
+export interface AuthError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** Codes the client makes up itself, for failures the server never answered. */
+export const CLIENT_ERROR_CODES = {
+  NETWORK_ERROR: "NETWORK_ERROR",
+  ABORTED: "ABORTED",
+  UNREADABLE_RESPONSE: "UNREADABLE_RESPONSE",
+} as const;
+
+/** Thrown by `client.$fetch` and `client.$list`; carries the same fields as `AuthError`. */
+export class AuthClientError extends Error implements AuthError {
+  override name = "AuthClientError";
+  readonly status: number;
+  readonly code: string;
+
+  constructor(error: AuthError, options?: { cause?: unknown }) {
+    super(error.message, options);
+    this.status = error.status;
+    this.code = error.code;
+  }
+
+  toJSON(): AuthError {
+    return { status: this.status, code: this.code, message: this.message };
+  }
+}
+
+/** Same rule as the server's: the message upper-cased, spaces and hyphens to underscores, the rest dropped. */
+export function codeOfMessage(message: string): string {
+  return message
+    .toUpperCase()
+    .replace(/-/g, " ")
+    .replace(/[^A-Z0-9 _]+/g, "")
+    .trim()
+    .replace(/[\s_]+/g, "_");
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_ENTITY",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+/** Builds the error of a non-2xx answer from whatever its body held: `{code, message}`, `{message}` or nothing. */
+export function errorFromAnswer(status: number, statusText: string, body: unknown): AuthError {
+  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const message = typeof fields.message === "string" && fields.message ? fields.message : statusText || `HTTP ${status}`;
+  const sentCode = typeof fields.code === "string" && fields.code ? fields.code : undefined;
+  const code = sentCode ?? (typeof fields.message === "string" && fields.message ? codeOfMessage(fields.message) : undefined);
+  return { status, code: code || STATUS_CODES[status] || `HTTP_${status}`, message };
+}
+
+/** The error of a call that got no answer at all. */
+export function errorFromFailure(failure: unknown): AuthError {
+  const aborted = failure instanceof Error && (failure.name === "AbortError" || failure.name === "TimeoutError");
+  const message = failure instanceof Error ? failure.message : String(failure);
+  return {
+    status: 0,
+    code: aborted ? CLIENT_ERROR_CODES.ABORTED : CLIENT_ERROR_CODES.NETWORK_ERROR,
+    message: message || "Network request failed",
+  };
+}

@@ -1,0 +1,293 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { en } from "../web/src/i18n/en.js";
+import { launchBrowser, screenshotBothSizes } from "./helpers/browser.js";
+import { startService, type RunningService } from "./helpers/service.js";
+
+/**
+ * User journeys through the built web app against the real service: sign up, sign out, sign in, fix a
+ * wrong password, edit the profile, and manage sessions from a second device. Each page is also
+ * photographed at desktop and phone sizes into e2e/artifacts/.
+ */
+
+const IPHONE_UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+const ADA = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine-1843" };
+
+let service: RunningService;
+let browser: Browser;
+/** Ada's main browser, kept signed in across the journeys. */
+let ada: Page;
+/** A second desktop browser, for visitors and extra sessions; its cookies are cleared before each use. */
+let other: Page;
+/** Ada's phone, with an iPhone user agent. */
+let phone: Page;
+const contexts: BrowserContext[] = [];
+
+async function newPage(options: { userAgent?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL: service.url, viewport: { width: 1280, height: 800 }, ...options });
+  contexts.push(context);
+  return context.newPage();
+}
+
+/** The second browser with no session, as a first-time visitor. */
+async function guest(): Promise<Page> {
+  await other.context().clearCookies();
+  return other;
+}
+
+const heading = (page: Page) => page.getByRole("heading", { level: 1 });
+const isFocused = (page: Page, selector: ReturnType<Page["locator"]>) =>
+  selector.evaluate((element) => element === document.activeElement);
+
+async function text(locator: ReturnType<Page["locator"]>): Promise<string> {
+  await locator.waitFor();
+  return (await locator.textContent())?.trim() ?? "";
+}
+
+/** The text of the elements an input's aria-describedby points at. */
+async function description(input: ReturnType<Page["locator"]>): Promise<string> {
+  const ids = (await input.getAttribute("aria-describedby")) ?? "";
+  const page = input.page();
+  const parts = await Promise.all(ids.split(" ").filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
+  return parts.join(" ");
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel(en.signIn.email).fill(email);
+  await page.getByLabel(en.signIn.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: en.signIn.submit }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+/** Opens the account page and waits for the session list. */
+async function openAccount(page: Page): Promise<void> {
+  await page.goto("/account");
+  await page.getByRole("list", { name: en.account.sessions.listLabel }).waitFor();
+}
+
+describe("web app journeys", () => {
+  beforeAll(async () => {
+    [service, browser] = await Promise.all([startService(), launchBrowser()]);
+    [ada, other, phone] = await Promise.all([newPage(), newPage(), newPage({ userAgent: IPHONE_UA })]);
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(contexts.map((context) => context.close()));
+    await browser?.close();
+    await service?.close();
+  });
+
+  it("sends a signed-out visitor from / to the sign-in page and focuses its heading", async () => {
+    await ada.goto("/");
+    await ada.waitForURL((url) => url.pathname === "/sign-in");
+    expect(await text(heading(ada))).toBe(en.signIn.heading);
+    expect(await isFocused(ada, heading(ada))).toBe(true);
+    expect(await ada.title()).toBe(`${en.signIn.title} · Gatehouse`);
+    await screenshotBothSizes(ada, "sign-in");
+  });
+
+  it("ties each sign-up validation message to its field and focuses the first one", async () => {
+    await ada.goto("/sign-up");
+    await heading(ada).waitFor();
+    await screenshotBothSizes(ada, "sign-up");
+
+    await ada.getByRole("button", { name: en.signUp.submit }).click();
+    const name = ada.getByLabel(en.signUp.name);
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    expect(await description(name)).toContain(en.validation.nameRequired);
+    expect(await isFocused(ada, name)).toBe(true);
+    expect(await description(ada.getByLabel(en.signUp.email))).toContain(en.validation.emailRequired);
+    await screenshotBothSizes(ada, "sign-up-errors");
+  });
+
+  it("signs up and lands on the home page", async () => {
+    await ada.getByLabel(en.signUp.name).fill(ADA.name);
+    await ada.getByLabel(en.signUp.email).fill(ADA.email);
+    await ada.getByLabel(en.signUp.password, { exact: true }).fill(ADA.password);
+    await ada.getByRole("button", { name: en.signUp.submit }).click();
+
+    await ada.waitForURL((url) => url.pathname === "/");
+    expect(await text(heading(ada))).toBe(`Welcome, ${ADA.name}`);
+    expect(await ada.getByText("Chrome on Linux").count()).toBe(1);
+    await screenshotBothSizes(ada, "home");
+  });
+
+  it("shows 'already exists' on the email field when the address is taken", async () => {
+    const page = await guest();
+    await page.goto("/sign-up");
+    await page.getByLabel(en.signUp.name).fill("Someone Else");
+    await page.getByLabel(en.signUp.email).fill(ADA.email);
+    await page.getByLabel(en.signUp.password, { exact: true }).fill("another-long-password");
+    await page.getByRole("button", { name: en.signUp.submit }).click();
+
+    const email = page.getByLabel(en.signUp.email);
+    await page.locator('input[aria-invalid="true"]').waitFor();
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await description(email)).toContain(en.serverErrors.USER_ALREADY_EXISTS);
+    expect(await isFocused(page, email)).toBe(true);
+  });
+
+  it("shows 'password too short' from the service on the password field", async () => {
+    const page = await guest();
+    await page.goto("/sign-up");
+    await page.getByLabel(en.signUp.name).fill("Short Password");
+    await page.getByLabel(en.signUp.email).fill("short@example.com");
+    const password = page.getByLabel(en.signUp.password, { exact: true });
+    await password.fill("abc");
+    await page.getByRole("button", { name: en.signUp.submit }).click();
+
+    await page.locator('input[aria-invalid="true"]').waitFor();
+    expect(await password.getAttribute("aria-invalid")).toBe("true");
+    expect(await description(password)).toContain(en.serverErrors.PASSWORD_TOO_SHORT);
+  });
+
+  it("signs out, then signs back in with the keyboard alone", async () => {
+    await ada.getByRole("button", { name: en.nav.signOut }).click();
+    await ada.waitForURL((url) => url.pathname === "/sign-in");
+    expect(await text(ada.getByRole("status").filter({ hasText: en.signIn.signedOut }))).toBe(en.signIn.signedOut);
+
+    // Focus starts on the heading; the next Tab stops are email, password, remember me, submit.
+    expect(await isFocused(ada, heading(ada))).toBe(true);
+    await ada.keyboard.press("Tab");
+    await ada.keyboard.type(ADA.email);
+    await ada.keyboard.press("Tab");
+    await ada.keyboard.type(ADA.password);
+    await ada.keyboard.press("Tab");
+    expect(await isFocused(ada, ada.getByLabel(en.signIn.rememberMe))).toBe(true);
+    await ada.keyboard.press("Enter");
+
+    await ada.waitForURL((url) => url.pathname === "/");
+    expect(await text(heading(ada))).toBe(`Welcome, ${ADA.name}`);
+  });
+
+  it("shows the service's message for a wrong password, with a loading state meanwhile", async () => {
+    const page = await guest();
+    // Hold the answer back a little so the loading state can be seen.
+    await page.route("**/api/auth/sign-in/email", async (route) => {
+      await new Promise((done) => setTimeout(done, 300));
+      await route.continue();
+    });
+    await page.goto("/sign-in");
+    await page.getByLabel(en.signIn.email).fill(ADA.email);
+    await page.getByLabel(en.signIn.password, { exact: true }).fill("not-the-password");
+    await page.getByRole("button", { name: en.signIn.submit }).click();
+
+    const busy = page.getByRole("button", { name: en.signIn.submitting });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+
+    const alert = page.getByRole("alert");
+    expect(await text(alert)).toBe(en.serverErrors.INVALID_EMAIL_OR_PASSWORD);
+    expect(await isFocused(page, alert)).toBe(true);
+    expect(page.url()).toBe(`${service.url}/sign-in`);
+    await screenshotBothSizes(page, "sign-in-error");
+    await page.unrouteAll();
+  });
+
+  it("returns a visitor to the page they asked for after signing in", async () => {
+    const page = await guest();
+    await page.goto("/account");
+    await page.waitForURL((url) => url.pathname === "/sign-in");
+    await page.getByLabel(en.signIn.email).fill(ADA.email);
+    await page.getByLabel(en.signIn.password, { exact: true }).fill(ADA.password);
+    await page.getByRole("button", { name: en.signIn.submit }).click();
+    await page.waitForURL((url) => url.pathname === "/account");
+
+    // Sign out from the account page's own card, so this device's session ends too.
+    const card = page.getByRole("region", { name: en.account.signOut.heading });
+    await card.getByRole("button", { name: en.nav.signOut }).click();
+    await page.waitForURL((url) => url.pathname === "/sign-in");
+  });
+
+  it("updates the name on the account page", async () => {
+    await ada.getByRole("link", { name: en.nav.account, exact: true }).click();
+    await ada.waitForURL((url) => url.pathname === "/account");
+    expect(await text(heading(ada))).toBe(en.account.heading);
+    await ada.getByRole("list", { name: en.account.sessions.listLabel }).waitFor();
+    expect(await ada.getByText(en.account.sessions.onlyThisDevice).count()).toBe(1);
+    await screenshotBothSizes(ada, "account");
+
+    const name = ada.getByLabel(en.account.profile.name, { exact: true });
+    await name.fill("Ada King");
+    await ada.getByRole("button", { name: en.account.profile.save }).click();
+    await ada.getByRole("status").filter({ hasText: en.account.profile.saved }).waitFor();
+    // The header follows the session store, which re-reads the user after the update.
+    await ada.locator("header").getByText("Ada King").waitFor();
+
+    await ada.reload();
+    expect(await ada.getByLabel(en.account.profile.name, { exact: true }).inputValue()).toBe("Ada King");
+
+    // A picture, then none again: the header shows it, then falls back to the initials.
+    const image = ada.getByLabel(en.account.profile.image);
+    await image.fill(`${service.url}/favicon.svg`);
+    await ada.getByRole("button", { name: en.account.profile.save }).click();
+    await ada.locator(`header img[src="${service.url}/favicon.svg"]`).waitFor();
+    await image.fill("");
+    await ada.getByRole("button", { name: en.account.profile.save }).click();
+    await ada.locator("header img").waitFor({ state: "detached" });
+    expect(await text(ada.locator("header").getByText("AK"))).toBe("AK");
+  });
+
+  it("lists a second device's session and revokes it", async () => {
+    await signIn(phone, ADA.email, ADA.password);
+
+    await openAccount(ada);
+    const rows = ada.getByRole("list", { name: en.account.sessions.listLabel }).getByRole("listitem");
+    expect(await rows.count()).toBe(2);
+    expect(await text(rows.first())).toContain(en.account.sessions.current);
+    expect(await text(rows.nth(1))).toContain("Safari on iPhone");
+    await screenshotBothSizes(ada, "account-sessions");
+
+    await ada.getByRole("button", { name: "Revoke session on Safari on iPhone" }).click();
+    await ada.getByRole("status").filter({ hasText: "Session on Safari on iPhone revoked." }).waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await ada.getByText(en.account.sessions.onlyThisDevice).count()).toBe(1);
+
+    // The phone's session is gone: the service no longer knows it, and the app sends it to sign in.
+    const answer = await phone.request.get("/api/auth/get-session");
+    expect(await answer.json()).toBeNull();
+    await phone.goto("/");
+    await phone.waitForURL((url) => url.pathname === "/sign-in");
+  });
+
+  it("signs out everywhere else", async () => {
+    await signIn(await guest(), ADA.email, ADA.password);
+    await signIn(phone, ADA.email, ADA.password);
+
+    await openAccount(ada);
+    const rows = ada.getByRole("list", { name: en.account.sessions.listLabel }).getByRole("listitem");
+    expect(await rows.count()).toBe(3);
+    await ada.getByRole("button", { name: en.account.sessions.revokeOthers }).click();
+    await ada.getByRole("status").filter({ hasText: en.account.sessions.revokedOthers }).waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await ada.getByRole("button", { name: en.account.sessions.revokeOthers }).count()).toBe(0);
+  });
+
+  it("explains a redirect error in plain words", async () => {
+    const page = await guest();
+    await page.goto("/error?error=state_not_found");
+    expect(await text(heading(page))).toBe(en.errorPage.heading);
+    expect(await page.getByText(en.errorPage.codes.state_not_found).count()).toBe(1);
+    expect(await text(page.locator("code"))).toBe("state_not_found");
+    await screenshotBothSizes(page, "error");
+  });
+
+  it("shows an unknown error code as inert text with a generic sentence", async () => {
+    const page = await guest();
+    const hostile = '<img src=x onerror="document.title=1">';
+    await page.goto(`/error?error=${encodeURIComponent(hostile)}`);
+    expect(await page.getByText(en.errorPage.unknown).count()).toBe(1);
+    expect(await text(page.locator("code"))).toBe(hostile);
+    expect(await page.locator("main img").count()).toBe(0);
+    expect(await page.title()).toBe(`${en.errorPage.title} · Gatehouse`);
+  });
+
+  it("shows a 404 page for unknown paths", async () => {
+    const page = await guest();
+    await page.goto("/no/such/page");
+    expect(await text(heading(page))).toBe(en.notFound.heading);
+    await screenshotBothSizes(page, "not-found");
+  });
+});

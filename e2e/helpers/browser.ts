@@ -1,0 +1,43 @@
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const ARTIFACTS = resolve(dirname(fileURLToPath(import.meta.url)), "../artifacts");
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** The system's Chromium, headless, with everything that phones home switched off. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/**
+ * Saves full-page screenshots of what the page shows now, at desktop and phone sizes, as
+ * e2e/artifacts/<name>-desktop.png and <name>-phone.png; the page is left at desktop size.
+ */
+export async function screenshotBothSizes(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    // Let layout settle and any focus ring or transition finish before the picture.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-${size}.png`), fullPage: true, animations: "disabled" });
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+}

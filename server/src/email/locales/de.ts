@@ -1,0 +1,30 @@
+import type { MailCatalog } from "./types.js";
+
+export const de: MailCatalog = {
+  greeting: "Hallo {name},",
+  expires: "Der Link ist {duration} gültig.",
+  linkHint: "Falls die Schaltfläche nicht funktioniert, kopiere diesen Link in deinen Browser:",
+  ignore: "Wenn du das nicht angefordert hast, kannst du diese E-Mail ignorieren.",
+  signature: "Dein {appName}-Team",
+  verification: {
+    subject: "Bestätige deine E-Mail-Adresse",
+    intro: "Bitte bestätige, dass {email} deine E-Mail-Adresse ist.",
+    action: "E-Mail bestätigen",
+  },
+  resetPassword: {
+    subject: "Passwort zurücksetzen",
+    intro: "Wir haben eine Anfrage erhalten, das Passwort deines Kontos zurückzusetzen.",
+    action: "Neues Passwort wählen",
+  },
+  changeEmail: {
+    subject: "Bestätige deine neue E-Mail-Adresse",
+    intro: "Du möchtest die E-Mail-Adresse deines Kontos in {newEmail} ändern. Bestätige die Änderung von dieser Adresse aus.",
+    action: "Änderung bestätigen",
+  },
+  deleteAccount: {
+    subject: "Bestätige das Löschen deines Kontos",
+    intro: "Du möchtest dein Konto löschen.",
+    action: "Mein Konto löschen",
+    warning: "Das kann nicht rückgängig gemacht werden: Profil, Sitzungen und verknüpfte Konten werden entfernt.",
+  },
+};

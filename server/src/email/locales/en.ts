@@ -1,0 +1,30 @@
+import type { MailCatalog } from "./types.js";
+
+export const en: MailCatalog = {
+  greeting: "Hello {name},",
+  expires: "The link is valid for {duration}.",
+  linkHint: "If the button does not work, copy this link into your browser:",
+  ignore: "If you did not ask for this, you can safely ignore this email.",
+  signature: "The {appName} team",
+  verification: {
+    subject: "Verify your email address",
+    intro: "Please confirm that {email} is your email address.",
+    action: "Verify email",
+  },
+  resetPassword: {
+    subject: "Reset your password",
+    intro: "We received a request to reset the password of your account.",
+    action: "Choose a new password",
+  },
+  changeEmail: {
+    subject: "Confirm your new email address",
+    intro: "You asked to change the email address of your account to {newEmail}. Confirm the change from this address.",
+    action: "Confirm the change",
+  },
+  deleteAccount: {
+    subject: "Confirm the deletion of your account",
+    intro: "You asked to delete your account.",
+    action: "Delete my account",
+    warning: "This cannot be undone: your profile, sessions and linked accounts will be removed.",
+  },
+};

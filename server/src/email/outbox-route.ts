@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+
+/**
+ * Development only: the messages the outbox mailer kept (no SMTP server configured). In production, or with
+ * a real mailer, the route does not exist (404).
+ */
+export const devOutbox = defineEndpoint({
+  method: "GET",
+  path: "/dev/outbox",
+  auth: "none",
+  response: z.array(
+    z.object({
+      id: z.number(),
+      to: z.string(),
+      subject: z.string(),
+      text: z.string(),
+      html: z.string(),
+      kind: z.string(),
+      sentAt: z.string(),
+    }),
+  ),
+  summary: "Development only: mail kept in the outbox instead of being sent",
+  tags: ["Development"],
+  async handler(ctx) {
+    const outbox = ctx.runtime.mailer.outbox;
+    if (ctx.runtime.config.production || !outbox) throw new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
+    return outbox;
+  },
+});

@@ -1,0 +1,88 @@
+import type { Language } from "./language.js";
+import { CATALOGS, type MailCatalog } from "./locales/index.js";
+
+/** The messages Gatehouse mails, each rendered as plain text and HTML in the recipient's language. */
+export type MailKind = "verification" | "resetPassword" | "changeEmail" | "deleteAccount";
+
+export interface MailVariables {
+  name: string;
+  email: string;
+  url: string;
+  /** Life of the link, in seconds. */
+  expiresIn: number;
+  newEmail?: string;
+  appName?: string;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+
+/** "1 hour", "24 часа", "60 Minuten": plural forms come from the platform's CLDR data. */
+export function formatDuration(seconds: number, language: Language): string {
+  const [unit, amount] =
+    seconds % 86_400 === 0 && seconds >= 172_800
+      ? (["day", seconds / 86_400] as const)
+      : seconds % 3600 === 0
+        ? (["hour", seconds / 3600] as const)
+        : (["minute", Math.max(1, Math.round(seconds / 60))] as const);
+  return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long" }).format(amount);
+}
+
+export function renderMail(kind: MailKind, language: Language, vars: MailVariables): RenderedMail {
+  const catalog: MailCatalog = CATALOGS[language];
+  const message = catalog[kind];
+  const values = {
+    name: vars.name,
+    email: vars.email,
+    newEmail: vars.newEmail ?? "",
+    appName: vars.appName ?? "Gatehouse",
+    duration: formatDuration(vars.expiresIn, language),
+  };
+  const paragraphs = [fill(message.intro, values)];
+  if ("warning" in message) paragraphs.push(fill(message.warning, values));
+  const subject = fill(message.subject, values);
+  const greeting = fill(catalog.greeting, values);
+  const expires = fill(catalog.expires, values);
+  const signature = fill(catalog.signature, values);
+
+  const text = [
+    greeting,
+    "",
+    ...paragraphs.flatMap((p) => [p, ""]),
+    `${fill(message.action, values)}: ${vars.url}`,
+    "",
+    expires,
+    fill(catalog.ignore, values),
+    "",
+    signature,
+  ].join("\n");
+
+  const html = `<!doctype html>
+<html lang="${language}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:24px 12px">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:1px solid #e4e7eb;border-radius:12px;padding:32px">
+<tr><td>
+<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
+${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
+<p style="margin:24px 0"><a href="${escapeHtml(vars.url)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(fill(message.action, values))}</a></p>
+<p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(expires)}</p>
+<p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(vars.url)}" style="color:#2457c5;word-break:break-all">${escapeHtml(vars.url)}</a></p>
+<p style="margin:16px 0 0;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.ignore, values))}</p>
+<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>
+</td></tr></table>
+</td></tr></table>
+</body></html>`;
+  return { subject, text, html };
+}

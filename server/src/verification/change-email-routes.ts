@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import { isValidEmail, normalizeEmail } from "../user/email-address.js";
+import { statusSchema } from "../user/public.js";
+import { inBackground } from "./background.js";
+import { sendVerificationOrFail } from "./email-verification-routes.js";
+import { sendVerificationMail } from "./mail.js";
+
+export const changeEmail = defineEndpoint({
+  method: "POST",
+  path: "/change-email",
+  auth: "sensitive",
+  body: z.object({ newEmail: z.string().max(1024), callbackURL: z.string().max(2048).optional() }),
+  callbackFields: ["callbackURL"],
+  response: statusSchema,
+  summary: "Change the email address: at once while unverified, else after confirming from the current address",
+  tags: ["User"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    if (!runtime.config.user.changeEmail.enabled) throw new APIError("BAD_REQUEST", MESSAGES.CHANGE_EMAIL_DISABLED);
+    const { user, session } = ctx.session!;
+    const newEmail = normalizeEmail(body.newEmail);
+    if (!isValidEmail(newEmail)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+    if (newEmail === user.email) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_IS_THE_SAME);
+    if (await runtime.stores.users.findUserByEmail(newEmail)) {
+      throw new APIError("BAD_REQUEST", MESSAGES.COULDNT_UPDATE_EMAIL);
+    }
+
+    if (!user.emailVerified) {
+      // Nothing was proven about the current address, so there is nothing to protect: change it now.
+      const updated = await runtime.stores.users
+        .updateUser(user.id, { email: newEmail, emailVerified: false, updatedAt: runtime.now() })
+        .catch(() => null);
+      if (!updated) throw new APIError("BAD_REQUEST", MESSAGES.COULDNT_UPDATE_EMAIL);
+      runtime.sessions.setSessionCookies(ctx, { session, user: updated });
+      if (runtime.config.emailVerification.enabled) {
+        inBackground(runtime, "verify-changed-email", () =>
+          sendVerificationMail(ctx, updated, { callbackURL: body.callbackURL }),
+        );
+      }
+      return { status: true };
+    }
+    // A verified address: the owner of the current address confirms, then the change happens.
+    await sendVerificationOrFail(ctx, user, { callbackURL: body.callbackURL, updateTo: newEmail });
+    return { status: true };
+  },
+});

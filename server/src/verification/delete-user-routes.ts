@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { generateId } from "../crypto/random.js";
+import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import type { Runtime } from "../runtime.js";
+import { createStores } from "../storage/index.js";
+import { deleteAccountIdentifier, DELETE_TOKEN_PATTERN, newDeleteToken } from "./identifiers.js";
+import { apiBase, mailUser, withQuery } from "./mail.js";
+
+const deletedSchema = z.object({ success: z.boolean(), message: z.string() });
+
+const notEnabled = () => new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
+
+/** Removes the user with their sessions and accounts in one transaction, and clears the caller's cookies. */
+async function deleteUserEverywhere(ctx: EndpointContext, userId: string) {
+  await ctx.runtime.database.db.transaction().execute(async (trx) => {
+    const stores = createStores(trx);
+    await stores.sessions.deleteUserSessions(userId);
+    await stores.accounts.deleteUserAccounts(userId);
+    await stores.users.deleteUser(userId);
+  });
+  ctx.runtime.sessions.clearSessionCookies(ctx);
+  ctx.runtime.logger.info({ userId }, "user deleted");
+  return { success: true, message: MESSAGES.USER_DELETED };
+}
+
+/** Consumes the delete-account token only when it is the caller's own. */
+async function consumeOwnDeleteToken(runtime: Runtime, token: string, userId: string): Promise<boolean> {
+  if (!DELETE_TOKEN_PATTERN.test(token)) return false;
+  const identifier = deleteAccountIdentifier(token);
+  const found = await runtime.stores.verifications.findVerification(identifier);
+  if (!found || found.value !== userId) return false;
+  const consumed = await runtime.stores.verifications.consumeVerification(identifier, runtime.now());
+  return consumed !== null && consumed.value === userId;
+}
+
+export const deleteUser = defineEndpoint({
+  method: "POST",
+  path: "/delete-user",
+  auth: "sensitive",
+  body: z.object({
+    callbackURL: z.string().max(2048).optional(),
+    password: z.string().max(4096).optional(),
+    token: z.string().max(256).optional(),
+  }),
+  callbackFields: ["callbackURL"],
+  response: deletedSchema,
+  summary: "Delete the account: with the password, a mailed confirmation link, or a fresh session",
+  tags: ["User"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const options = runtime.config.user.deleteUser;
+    if (!options.enabled) throw notEnabled();
+    const { user, session } = ctx.session!;
+
+    if (body.password !== undefined) {
+      const account = await runtime.stores.accounts.findCredentialAccount(user.id);
+      if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
+      if (!(await runtime.hasher.verify(account.password, body.password))) {
+        throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
+      }
+      return deleteUserEverywhere(ctx, user.id);
+    }
+    if (body.token !== undefined) {
+      if (!(await consumeOwnDeleteToken(runtime, body.token, user.id))) {
+        throw new APIError("BAD_REQUEST", MESSAGES.INVALID_TOKEN);
+      }
+      return deleteUserEverywhere(ctx, user.id);
+    }
+    if (options.sendDeleteAccountVerification) {
+      const token = newDeleteToken();
+      const now = runtime.now();
+      const identifier = deleteAccountIdentifier(token);
+      await runtime.stores.verifications.createVerification({
+        id: generateId(),
+        identifier,
+        value: user.id,
+        expiresAt: new Date(now.getTime() + options.deleteTokenExpiresIn * 1000),
+        createdAt: now,
+        updatedAt: now,
+      });
+      const url = withQuery(`${apiBase(ctx)}/delete-user/callback`, {
+        token,
+        callbackURL: body.callbackURL || "/account-deleted",
+      });
+      try {
+        await mailUser(ctx, "deleteAccount", user.email, user, url, options.deleteTokenExpiresIn);
+      } catch {
+        await runtime.stores.verifications.consumeVerification(identifier, now);
+        throw new APIError("SERVICE_UNAVAILABLE", MESSAGES.EMAIL_NOT_SENT);
+      }
+      return { success: true, message: MESSAGES.VERIFICATION_EMAIL_SENT };
+    }
+    const freshAge = runtime.config.session.freshAge;
+    if (freshAge > 0 && runtime.now().getTime() - session.updatedAt.getTime() > freshAge * 1000) {
+      throw new APIError("BAD_REQUEST", MESSAGES.SESSION_EXPIRED);
+    }
+    return deleteUserEverywhere(ctx, user.id);
+  },
+});
+
+export const deleteUserCallback = defineEndpoint({
+  method: "GET",
+  path: "/delete-user/callback",
+  auth: "none",
+  query: z.object({ token: z.string().min(1).max(256), callbackURL: z.string().max(2048).optional() }),
+  callbackFields: ["callbackURL"],
+  response: deletedSchema,
+  summary: "The link mailed to confirm a deletion (opened in the signed-in browser)",
+  tags: ["User"],
+  async handler(ctx) {
+    const { runtime, query } = ctx;
+    if (!runtime.config.user.deleteUser.enabled) throw notEnabled();
+    const fail = (code: "invalid_token" | "unauthorized", error: APIError) => {
+      if (query.callbackURL) return redirectTo(withQuery(query.callbackURL, { error: code }));
+      throw error;
+    };
+    const current = await ctx.getSession({ disableCookieCache: true });
+    if (!current) return fail("unauthorized", new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED));
+    if (!(await consumeOwnDeleteToken(runtime, query.token, current.user.id))) {
+      return fail("invalid_token", new APIError("BAD_REQUEST", MESSAGES.INVALID_TOKEN));
+    }
+    const result = await deleteUserEverywhere(ctx, current.user.id);
+    return query.callbackURL ? redirectTo(query.callbackURL) : result;
+  },
+});

@@ -1,0 +1,59 @@
+import { pickLanguage } from "../email/language.js";
+import { renderMail, type MailKind } from "../email/templates.js";
+import type { EndpointContext } from "../http/endpoint.js";
+import type { User } from "../storage/models.js";
+import { signEmailToken } from "./email-token.js";
+
+/** The public API base links in mail point at: BASE_URL when set, else the origin the request came to. */
+export function apiBase(ctx: EndpointContext): string {
+  const { baseURL, basePath } = ctx.runtime.config;
+  return (baseURL ?? ctx.url.origin).replace(/\/+$/, "") + basePath;
+}
+
+export function withQuery(url: string, params: Record<string, string>): string {
+  const query = new URLSearchParams(params).toString();
+  return url + (url.includes("?") ? "&" : "?") + query;
+}
+
+/** Renders a message in the user's language (else the request's) and hands it to the mailer. */
+export async function mailUser(
+  ctx: EndpointContext,
+  kind: MailKind,
+  to: string,
+  user: Pick<User, "name" | "email" | "lang">,
+  url: string,
+  expiresIn: number,
+  extra: { newEmail?: string } = {},
+): Promise<void> {
+  const language = pickLanguage(user.lang, ctx.headers.get("accept-language"));
+  const rendered = renderMail(kind, language, { name: user.name, email: to, url, expiresIn, ...extra });
+  await ctx.runtime.mailer.send({ to, kind, ...rendered });
+}
+
+/**
+ * Mails a verification link for `user.email`, or, for an email change, a link that moves the account to
+ * `updateTo` (sent to the current address first, SPEC.md section 4).
+ */
+export async function sendVerificationMail(
+  ctx: EndpointContext,
+  user: User,
+  opts: { callbackURL?: string | undefined; updateTo?: string; to?: string } = {},
+): Promise<void> {
+  const { runtime } = ctx;
+  const expiresIn = runtime.config.emailVerification.expiresIn;
+  const token = await signEmailToken(
+    opts.updateTo
+      ? { email: user.email, updateTo: opts.updateTo, purpose: "change-email" }
+      : { email: user.email, purpose: "verify-email" },
+    runtime.config.secret,
+    expiresIn,
+    runtime.now(),
+  );
+  const url = withQuery(`${apiBase(ctx)}/verify-email`, {
+    token,
+    callbackURL: opts.callbackURL || (opts.updateTo ? "/account?emailChanged=1" : "/verify-email"),
+  });
+  await mailUser(ctx, opts.updateTo ? "changeEmail" : "verification", opts.to ?? user.email, user, url, expiresIn, {
+    ...(opts.updateTo ? { newEmail: opts.updateTo } : {}),
+  });
+}

@@ -1,0 +1,226 @@
+import { z } from "zod";
+import { checkNewPassword, clientInfo } from "../credentials/rules.js";
+import { generateId } from "../crypto/random.js";
+import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import type { Runtime } from "../runtime.js";
+import { createStores, type Stores } from "../storage/index.js";
+import { isValidEmail, normalizeEmail } from "../user/email-address.js";
+import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
+import { answerNoSoonerThan, inBackground } from "./background.js";
+import { newResetToken, resetPasswordIdentifier } from "./identifiers.js";
+import { apiBase, mailUser, withQuery } from "./mail.js";
+
+const forgetPasswordBody = z.object({ email: z.string().max(1024), redirectTo: z.string().max(2048).optional() });
+
+/**
+ * Answers the same, in about the same time, whether or not the address has an account; the token is made and
+ * mailed after answering, and removed again if the mail cannot be sent (so no token outlives a lost mail).
+ */
+async function requestReset(ctx: EndpointContext<z.output<typeof forgetPasswordBody>>): Promise<void> {
+  const { runtime, body } = ctx;
+  if (!runtime.config.emailAndPassword.resetPassword.enabled) {
+    throw new APIError("BAD_REQUEST", MESSAGES.RESET_PASSWORD_DISABLED);
+  }
+  const email = normalizeEmail(body.email);
+  if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+  const start = performance.now();
+  inBackground(runtime, "request-password-reset", async () => {
+    const user = await runtime.stores.users.findUserByEmail(email);
+    if (!user) return;
+    const token = newResetToken();
+    const now = runtime.now();
+    const expiresIn = runtime.config.emailAndPassword.resetPassword.tokenExpiresIn;
+    const identifier = resetPasswordIdentifier(token);
+    await runtime.stores.verifications.createVerification({
+      id: generateId(),
+      identifier,
+      value: user.id,
+      expiresAt: new Date(now.getTime() + expiresIn * 1000),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const url = withQuery(`${apiBase(ctx)}/reset-password/${token}`, { callbackURL: body.redirectTo || "/reset-password" });
+    try {
+      await mailUser(ctx, "resetPassword", user.email, user, url, expiresIn);
+    } catch (error) {
+      await runtime.stores.verifications.consumeVerification(identifier, now);
+      throw error;
+    }
+  });
+  await answerNoSoonerThan(start);
+}
+
+export const forgetPassword = defineEndpoint({
+  method: "POST",
+  path: "/forget-password",
+  auth: "none",
+  body: forgetPasswordBody,
+  callbackFields: ["redirectTo"],
+  response: statusSchema,
+  summary: "Mail a password-reset link (always answers status true)",
+  tags: ["Password"],
+  async handler(ctx) {
+    await requestReset(ctx);
+    return { status: true };
+  },
+});
+
+export const requestPasswordReset = defineEndpoint({
+  method: "POST",
+  path: "/request-password-reset",
+  auth: "none",
+  body: forgetPasswordBody,
+  callbackFields: ["redirectTo"],
+  response: z.object({ status: z.boolean(), message: z.string() }),
+  summary: "The newer name of /forget-password",
+  tags: ["Password"],
+  async handler(ctx) {
+    await requestReset(ctx);
+    return { status: true, message: "If this email exists in our system, check your email for the reset link" };
+  },
+});
+
+async function liveResetValue(runtime: Runtime, token: string) {
+  const value = await runtime.stores.verifications.findVerification(resetPasswordIdentifier(token));
+  return value && value.expiresAt > runtime.now() ? value : null;
+}
+
+export const resetPasswordCallback = defineEndpoint({
+  method: "GET",
+  path: "/reset-password/:token",
+  auth: "none",
+  query: z.object({ callbackURL: z.string().max(2048).optional() }),
+  callbackFields: ["callbackURL"],
+  summary: "The link mailed for a reset: redirects to callbackURL with the token, or with error=INVALID_TOKEN",
+  tags: ["Password"],
+  async handler(ctx) {
+    const callbackURL = ctx.query.callbackURL;
+    if (!callbackURL) throw new APIError("BAD_REQUEST", MESSAGES.CALLBACK_URL_REQUIRED);
+    const token = ctx.params.token ?? "";
+    const live = token.length <= 64 ? await liveResetValue(ctx.runtime, token) : null;
+    return redirectTo(withQuery(callbackURL, live ? { token } : { error: "INVALID_TOKEN" }));
+  },
+});
+
+/** Sets the user's password on their credential account, creating the account when they have none. */
+export async function setCredentialPassword(stores: Stores, userId: string, hash: string, now: Date): Promise<void> {
+  const account = await stores.accounts.findCredentialAccount(userId);
+  if (account) {
+    await stores.accounts.updateAccountPassword(account.id, hash, now);
+    return;
+  }
+  await stores.accounts.createAccount({
+    id: generateId(),
+    accountId: userId,
+    providerId: "credential",
+    userId,
+    accessToken: null,
+    refreshToken: null,
+    idToken: null,
+    accessTokenExpiresAt: null,
+    refreshTokenExpiresAt: null,
+    scope: null,
+    password: hash,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+export const resetPassword = defineEndpoint({
+  method: "POST",
+  path: "/reset-password",
+  auth: "none",
+  body: z.object({ newPassword: z.string().max(4096), token: z.string().max(256).optional() }),
+  query: z.object({ token: z.string().max(256).optional() }),
+  response: statusSchema,
+  summary: "Choose a new password with a reset token (single use)",
+  tags: ["Password"],
+  async handler(ctx) {
+    const { runtime, body, query } = ctx;
+    if (!runtime.config.emailAndPassword.resetPassword.enabled) {
+      throw new APIError("BAD_REQUEST", MESSAGES.RESET_PASSWORD_DISABLED);
+    }
+    const invalid = () => new APIError("BAD_REQUEST", MESSAGES.INVALID_TOKEN);
+    const token = body.token ?? query.token;
+    if (!token) throw invalid();
+    checkNewPassword(runtime, body.newPassword);
+    if (!(await liveResetValue(runtime, token))) throw invalid();
+    // Hash outside the transaction; the token is consumed inside it, atomically with the password change.
+    const hash = await runtime.hasher.hash(body.newPassword);
+    await runtime.database.db.transaction().execute(async (trx) => {
+      const stores = createStores(trx);
+      const now = runtime.now();
+      const consumed = await stores.verifications.consumeVerification(resetPasswordIdentifier(token), now);
+      if (!consumed) throw invalid();
+      const user = await stores.users.findUserById(consumed.value);
+      if (!user) throw new APIError("BAD_REQUEST", MESSAGES.USER_NOT_FOUND);
+      await setCredentialPassword(stores, user.id, hash, now);
+      if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
+        await stores.sessions.deleteUserSessions(user.id);
+      }
+    });
+    return { status: true };
+  },
+});
+
+export const changePassword = defineEndpoint({
+  method: "POST",
+  path: "/change-password",
+  auth: "sensitive",
+  body: z.object({
+    newPassword: z.string().max(4096),
+    currentPassword: z.string().max(4096),
+    revokeOtherSessions: z.boolean().optional(),
+  }),
+  response: z.object({ token: z.string().nullable(), user: publicUserSchema }),
+  summary: "Change the password, knowing the current one",
+  tags: ["Password"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const { user } = ctx.session!;
+    checkNewPassword(runtime, body.newPassword);
+    if (body.currentPassword.length > runtime.config.emailAndPassword.maxPasswordLength) {
+      throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
+    }
+    const account = await runtime.stores.accounts.findCredentialAccount(user.id);
+    if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
+    if (!(await runtime.hasher.verify(account.password, body.currentPassword))) {
+      throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
+    }
+    const hash = await runtime.hasher.hash(body.newPassword);
+    const now = runtime.now();
+    if (!body.revokeOtherSessions) {
+      await runtime.stores.accounts.updateAccountPassword(account.id, hash, now);
+      return { token: null, user: publicUser(user) };
+    }
+    await runtime.database.db.transaction().execute(async (trx) => {
+      const stores = createStores(trx);
+      await stores.accounts.updateAccountPassword(account.id, hash, now);
+      await stores.sessions.deleteUserSessions(user.id);
+    });
+    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx));
+    return { token: session.token, user: publicUser(user) };
+  },
+});
+
+export const setPassword = defineEndpoint({
+  method: "POST",
+  path: "/set-password",
+  auth: "sensitive",
+  serverOnly: true,
+  body: z.object({ newPassword: z.string().max(4096) }),
+  response: statusSchema,
+  summary: "Give a password to a user who signed up without one (server-side API only)",
+  tags: ["Password"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const { user } = ctx.session!;
+    checkNewPassword(runtime, body.newPassword);
+    const account = await runtime.stores.accounts.findCredentialAccount(user.id);
+    if (account?.password) throw new APIError("BAD_REQUEST", MESSAGES.USER_ALREADY_HAS_PASSWORD);
+    const hash = await runtime.hasher.hash(body.newPassword);
+    await setCredentialPassword(runtime.stores, user.id, hash, runtime.now());
+    return { status: true };
+  },
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { fromAcceptLanguage, LANGUAGE_IDS, LANGUAGES, pickLanguage, toLanguage } from "../src/email/language.js";
+import { CATALOGS } from "../src/email/locales/index.js";
+import { renderMail, type MailKind } from "../src/email/templates.js";
+
+const KINDS: MailKind[] = ["verification", "resetPassword", "changeEmail", "deleteAccount"];
+
+/** Every key path of a catalog, e.g. "verification.subject". */
+function keysOf(value: unknown, prefix = ""): string[] {
+  if (typeof value !== "object" || value === null) return [prefix];
+  return Object.entries(value).flatMap(([k, v]) => keysOf(v, prefix ? `${prefix}.${k}` : k));
+}
+
+describe("mail templates", () => {
+  const english = keysOf(CATALOGS.en).sort();
+
+  it.each(LANGUAGES)("%s has every message key English has, each non-empty", (language) => {
+    const keys = keysOf(CATALOGS[language]).sort();
+    expect(keys).toEqual(english);
+    for (const key of keys) {
+      const text = key.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], CATALOGS[language]);
+      expect(typeof text === "string" && text.trim().length > 0, `${language}.${key}`).toBe(true);
+    }
+  });
+
+  it.each(LANGUAGES)("%s renders every message as text and HTML with the link and no placeholder left", (language) => {
+    for (const kind of KINDS) {
+      const url = "https://auth.example.com/api/auth/x?token=abc&callbackURL=%2F";
+      const mail = renderMail(kind, language, {
+        name: "Zoë <b>",
+        email: "zoe@example.com",
+        url,
+        expiresIn: 3600,
+        newEmail: "new@example.com",
+      });
+      expect(mail.subject.length).toBeGreaterThan(0);
+      expect(mail.text).toContain(url);
+      expect(mail.html).toContain(url.replace(/&/g, "&amp;"));
+      expect(mail.html).toContain(`lang="${language}"`);
+      expect(mail.html).not.toContain("<b>");
+      expect(mail.html).toContain("Zoë &lt;b&gt;");
+      for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toMatch(/\{[a-zA-Z]+\}/);
+      if (kind === "changeEmail") expect(mail.text).toContain("new@example.com");
+    }
+  });
+
+  it("maps SPEC.md's numeric ids and Accept-Language to the eight languages", () => {
+    expect(LANGUAGE_IDS).toEqual({ 0: "ru", 1: "uk", 3: "en", 4: "es", 6: "de", 15: "pl", 16: "fr", 82: "tr" });
+    expect(toLanguage(82)).toBe("tr");
+    expect(toLanguage("15")).toBe("pl");
+    expect(toLanguage("de-AT")).toBe("de");
+    expect(toLanguage(2)).toBeNull();
+    expect(fromAcceptLanguage("ja, uk;q=0.8, ru;q=0.9")).toBe("ru");
+    expect(fromAcceptLanguage("zh-CN")).toBeNull();
+    expect(pickLanguage("es", "de")).toBe("es");
+    expect(pickLanguage(null, "de-DE,de;q=0.9")).toBe("de");
+    expect(pickLanguage(null, undefined)).toBe("en");
+  });
+});

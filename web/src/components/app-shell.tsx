@@ -1,0 +1,43 @@
+import { NavLink, Outlet } from "react-router";
+import { useTranslation } from "react-i18next";
+import { Brand } from "./brand";
+import { useCurrentSession } from "./current-session";
+import { SignOutButton } from "./sign-out-button";
+import { Avatar } from "./ui/avatar";
+import styles from "./app-shell.module.css";
+
+/** The signed-in frame: header with navigation and the user, then the page. */
+export function AppShell() {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const linkClass = ({ isActive }: { isActive: boolean }) => `${styles.navLink} ${isActive ? styles.active : ""}`;
+
+  return (
+    <div className={styles.shell}>
+      <a href="#main" className={styles.skipLink}>
+        {t("app.skipToContent")}
+      </a>
+      <header className={styles.header}>
+        <div className={styles.headerInner}>
+          <Brand compact />
+          <nav aria-label={t("app.mainNav")} className={styles.nav}>
+            <NavLink to="/" end className={linkClass}>
+              {t("nav.home")}
+            </NavLink>
+            <NavLink to="/account" className={linkClass}>
+              {t("nav.account")}
+            </NavLink>
+          </nav>
+          <div className={styles.user}>
+            <Avatar name={user.name} image={user.image} size="sm" />
+            <span className={styles.userName}>{user.name}</span>
+            <SignOutButton variant="ghost" size="sm" />
+          </div>
+        </div>
+      </header>
+      <main id="main" className={styles.main}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
+import styles from "./text-field.module.css";
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
+  label: ReactNode;
+  /** Shown under the label, always; linked to the input with aria-describedby. */
+  hint?: ReactNode;
+  /** When set, the input is marked invalid and the message is linked to it. */
+  error?: ReactNode;
+  /** Text after the label, such as "(optional)". */
+  labelSuffix?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
+}
+
+export function TextField({ label, hint, error, labelSuffix, className, ref, ...inputProps }: TextFieldProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(" ") || undefined;
+
+  return (
+    <div className={[styles.field, className ?? ""].filter(Boolean).join(" ")}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+        {labelSuffix ? <span className={styles.suffix}> {labelSuffix}</span> : null}
+      </label>
+      {hint ? (
+        <p id={hintId} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        ref={ref}
+        id={id}
+        className={styles.input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        {...inputProps}
+      />
+      {error ? (
+        <p id={errorId} className={styles.error}>
+          <svg className={styles.errorIcon} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+            <path
+              fill="currentColor"
+              d="M8 1a7 7 0 1 1 0 14A7 7 0 0 1 8 1Zm0 9.25a.9.9 0 1 0 0 1.8.9.9 0 0 0 0-1.8ZM8 4a.8.8 0 0 0-.8.8v3.7a.8.8 0 0 0 1.6 0V4.8A.8.8 0 0 0 8 4Z"
+            />
+          </svg>
+          <span>{error}</span>
+        </p>
+      ) : null}
+    </div>
+  );
+}

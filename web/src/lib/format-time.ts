@@ -1,0 +1,31 @@
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 24 * 3600],
+  ["month", 30 * 24 * 3600],
+  ["week", 7 * 24 * 3600],
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+/**
+ * "5 minutes ago", "yesterday", in the given locale; null under a minute so the caller can say "just now"
+ * in its own words.
+ */
+export function formatRelativeTime(value: string | Date, locale: string, now: Date = new Date()): string | null {
+  const seconds = Math.round((new Date(value).getTime() - now.getTime()) / 1000);
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return null;
+}
+
+/** A calendar date such as "21 November 2025" (word order follows the locale). */
+export function formatDate(value: string | Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(new Date(value));
+}
+
+/** Date and time for tooltips and screen readers. */
+export function formatDateTime(value: string | Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(value));
+}

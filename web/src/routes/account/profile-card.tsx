@@ -1,0 +1,139 @@
+import { useRef, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useCurrentSession } from "../../components/current-session";
+import { Alert } from "../../components/ui/alert";
+import { Avatar } from "../../components/ui/avatar";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Form } from "../../components/ui/form";
+import { TextField } from "../../components/ui/text-field";
+import { authClient } from "../../lib/auth-client";
+import { errorMessage } from "../../lib/auth-errors";
+import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { isImageUrl } from "../../lib/validation";
+import styles from "./profile-card.module.css";
+
+type Field = "name" | "image";
+type Outcome = { kind: "saved" | "unchanged" } | { kind: "error"; message: string } | null;
+
+export function ProfileCard() {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [name, setName] = useState(user.name);
+  const [image, setImage] = useState(user.image ?? "");
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [saving, setSaving] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstError(formRef, attempt);
+
+  const previewImage = isImageUrl(image) ? image.trim() : null;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving) return;
+    const found: Partial<Record<Field, string>> = {};
+    if (!name.trim()) found.name = t("validation.nameRequired");
+    if (image.trim() && !isImageUrl(image)) found.image = t("validation.imageInvalid");
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      setOutcome(null);
+      setAttempt((n) => n + 1);
+      return;
+    }
+
+    const changes: { name?: string; image?: string | null } = {};
+    if (name.trim() !== user.name) changes.name = name.trim();
+    if ((image.trim() || null) !== user.image) changes.image = image.trim() || null;
+    if (Object.keys(changes).length === 0) return setOutcome({ kind: "unchanged" });
+
+    setSaving(true);
+    setOutcome(null);
+    const { error } = await authClient.updateUser(changes);
+    setSaving(false);
+    if (error) {
+      setOutcome({ kind: "error", message: errorMessage(t, error) });
+      setAttempt((n) => n + 1);
+      return;
+    }
+    // The session store re-reads the user after update-user, so the header and home page follow.
+    setOutcome({ kind: "saved" });
+  }
+
+  return (
+    <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
+      <Card
+        title={t("account.profile.heading")}
+        description={t("account.profile.description")}
+        footer={
+          <>
+            {/* Always present, so the change of text is announced. */}
+            <p className={outcome?.kind === "saved" ? styles.saved : styles.note} role="status">
+              {outcome?.kind === "saved" ? t("account.profile.saved") : null}
+              {outcome?.kind === "unchanged" ? t("account.profile.noChanges") : null}
+            </p>
+            <Button type="submit" loading={saving} loadingText={t("account.profile.saving")}>
+              {t("account.profile.save")}
+            </Button>
+          </>
+        }
+      >
+        <div className={styles.layout}>
+          {/* A live preview of the picture; on phones it also shows the name, as a small profile header. */}
+          <div className={styles.preview} aria-hidden="true">
+            <Avatar name={name || user.name} image={previewImage} size="lg" />
+            <div className={styles.previewText}>
+              <span className={styles.previewName}>{name.trim() || user.name}</span>
+              <span className={styles.previewEmail}>{user.email}</span>
+            </div>
+          </div>
+          <div className={styles.fields}>
+            {outcome?.kind === "error" ? (
+              <Alert variant="error" focusable>
+                {outcome.message}
+              </Alert>
+            ) : null}
+            <TextField
+              label={t("account.profile.name")}
+              name="name"
+              autoComplete="name"
+              required
+              value={name}
+              error={errors.name}
+              onChange={(event) => {
+                setName(event.target.value);
+                setErrors(({ name: _cleared, ...rest }) => rest);
+                setOutcome(null);
+              }}
+            />
+            <TextField
+              label={t("account.profile.image")}
+              labelSuffix={`(${t("common.optional")})`}
+              hint={t("account.profile.imageHint")}
+              name="image"
+              type="url"
+              inputMode="url"
+              autoComplete="photo"
+              spellCheck={false}
+              value={image}
+              error={errors.image}
+              onChange={(event) => {
+                setImage(event.target.value);
+                setErrors(({ image: _cleared, ...rest }) => rest);
+                setOutcome(null);
+              }}
+            />
+            <TextField
+              label={t("account.profile.email")}
+              hint={t("account.profile.emailHint")}
+              type="email"
+              value={user.email}
+              readOnly
+            />
+          </div>
+        </div>
+      </Card>
+    </Form>
+  );
+}

@@ -1,0 +1,148 @@
+import type { AuthError, Session } from "@gatehouse/client";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useCurrentSession } from "../../components/current-session";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Spinner } from "../../components/ui/spinner";
+import { authClient } from "../../lib/auth-client";
+import { errorMessage } from "../../lib/auth-errors";
+import { useDeviceLabel } from "../../lib/use-device-label";
+import { SessionRow } from "./session-row";
+import styles from "./sessions-card.module.css";
+
+type Load = { state: "loading" } | { state: "failed"; error: AuthError } | { state: "ready"; sessions: Session[] };
+type Notice = { variant: "success" | "error"; text: string } | null;
+
+/** The current session first, then the most recently active. */
+function sortSessions(sessions: Session[], currentId: string): Session[] {
+  return [...sessions].sort((a, b) => {
+    if (a.id === currentId) return -1;
+    if (b.id === currentId) return 1;
+    return Date.parse(b.updatedAt) - Date.parse(a.updatedAt);
+  });
+}
+
+export function SessionsCard({ id }: { id?: string }) {
+  const { t } = useTranslation();
+  const { session: current } = useCurrentSession();
+  const deviceLabel = useDeviceLabel();
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [notice, setNotice] = useState<Notice>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const [revokingOthers, setRevokingOthers] = useState(false);
+  const noticeRef = useRef<HTMLDivElement>(null);
+
+  const refresh = useCallback(async () => {
+    const { data, error } = await authClient.listSessions();
+    setLoad(error ? { state: "failed", error } : { state: "ready", sessions: sortSessions(data, current.id) });
+  }, [current.id]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  // After a revoke the pressed button is gone; focus goes to the message saying what happened.
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+
+  async function revoke(session: Session) {
+    setRevoking(session.id);
+    setNotice(null);
+    const { error } = await authClient.revokeSession({ token: session.token });
+    await refresh();
+    setRevoking(null);
+    setNotice(
+      error
+        ? { variant: "error", text: errorMessage(t, error) }
+        : { variant: "success", text: t("account.sessions.revoked", { device: deviceLabel(session.userAgent) }) },
+    );
+  }
+
+  async function revokeOthers() {
+    setRevokingOthers(true);
+    setNotice(null);
+    const { error } = await authClient.revokeOtherSessions();
+    await refresh();
+    setRevokingOthers(false);
+    setNotice(
+      error ? { variant: "error", text: errorMessage(t, error) } : { variant: "success", text: t("account.sessions.revokedOthers") },
+    );
+  }
+
+  const others = load.state === "ready" ? load.sessions.filter((s) => s.id !== current.id) : [];
+
+  return (
+    <Card
+      id={id}
+      title={t("account.sessions.heading")}
+      description={t("account.sessions.description")}
+      actions={
+        others.length > 0 ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            loading={revokingOthers}
+            loadingText={t("account.sessions.revokingOthers")}
+            disabled={revoking !== null}
+            onClick={() => void revokeOthers()}
+          >
+            {t("account.sessions.revokeOthers")}
+          </Button>
+        ) : null
+      }
+      flush
+    >
+      {notice ? (
+        <div className={styles.notice}>
+          <Alert ref={noticeRef} variant={notice.variant} focusable>
+            {notice.text}
+          </Alert>
+        </div>
+      ) : null}
+
+      {load.state === "loading" ? (
+        <div className={styles.state}>
+          <Spinner size="sm" />
+          <span role="status">{t("account.sessions.loading")}</span>
+        </div>
+      ) : null}
+
+      {load.state === "failed" ? (
+        <div className={styles.notice}>
+          <Alert variant="error" title={t("account.sessions.loadFailed")}>
+            <p>{errorMessage(t, load.error)}</p>
+            <Button variant="secondary" size="sm" className={styles.retry} onClick={() => void refresh()}>
+              {t("common.tryAgain")}
+            </Button>
+          </Alert>
+        </div>
+      ) : null}
+
+      {load.state === "ready" ? (
+        <>
+          <ul className={styles.list} aria-label={t("account.sessions.listLabel")}>
+            {load.sessions.map((session) => (
+              <SessionRow
+                key={session.id}
+                session={session}
+                isCurrent={session.id === current.id}
+                revoking={revoking === session.id}
+                disabled={revokingOthers || (revoking !== null && revoking !== session.id)}
+                onRevoke={() => void revoke(session)}
+              />
+            ))}
+          </ul>
+          {others.length === 0 ? (
+            <div className={styles.empty}>
+              <p className={styles.emptyTitle}>{t("account.sessions.onlyThisDevice")}</p>
+              <p className={styles.emptyText}>{t("account.sessions.onlyThisDeviceHint")}</p>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+import { Link, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "../../components/auth-layout";
+import { PageHeading } from "../../components/page-heading";
+import { Alert } from "../../components/ui/alert";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { SignInForm } from "./sign-in-form";
+
+export function SignInPage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  useDocumentTitle(t("signIn.title"));
+  const signedOut = (location.state as { signedOut?: unknown } | null)?.signedOut === true;
+
+  return (
+    <AuthLayout
+      footer={
+        <>
+          {t("signIn.noAccount")}{" "}
+          <Link to="/sign-up" state={location.state}>
+            {t("signIn.createAccount")}
+          </Link>
+        </>
+      }
+    >
+      <PageHeading lead={t("signIn.lead")}>{t("signIn.heading")}</PageHeading>
+      {signedOut ? <Alert variant="success">{t("signIn.signedOut")}</Alert> : null}
+      <SignInForm />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,119 @@
+import { useRef, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Form } from "../../components/ui/form";
+import { TextField } from "../../components/ui/text-field";
+import { authClient } from "../../lib/auth-client";
+import { errorMessage, fieldOfError } from "../../lib/auth-errors";
+import { PASSWORD_MIN_LENGTH } from "../../lib/config";
+import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { looksLikeEmail } from "../../lib/validation";
+
+type Field = "name" | "email" | "password";
+type Values = Record<Field, string>;
+
+/** Server codes that belong to one field; anything else is shown above the form. */
+const FIELD_OF_CODE: Partial<Record<string, Field>> = {
+  INVALID_EMAIL: "email",
+  USER_ALREADY_EXISTS: "email",
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email",
+  PASSWORD_TOO_SHORT: "password",
+  PASSWORD_TOO_LONG: "password",
+  INVALID_PASSWORD: "password",
+};
+
+export interface SignUpFormProps {
+  /** Called when the account exists but the service did not sign the visitor in. */
+  onCreatedWithoutSession(email: string): void;
+}
+
+export function SignUpForm({ onCreatedWithoutSession }: SignUpFormProps) {
+  const { t } = useTranslation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<Values>({ name: "", email: "", password: "" });
+  const [errors, setErrors] = useState<Partial<Values>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstError(formRef, attempt);
+
+  function validate(): Partial<Values> {
+    const found: Partial<Values> = {};
+    if (!values.name.trim()) found.name = t("validation.nameRequired");
+    if (!values.email.trim()) found.email = t("validation.emailRequired");
+    else if (!looksLikeEmail(values.email)) found.email = t("validation.emailInvalid");
+    if (!values.password) found.password = t("validation.passwordRequired");
+    return found;
+  }
+
+  function fail(fieldErrors: Partial<Values>, message: string | null) {
+    setErrors(fieldErrors);
+    setFormError(message);
+    setAttempt((n) => n + 1);
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    const found = validate();
+    if (Object.keys(found).length > 0) return fail(found, null);
+
+    setSubmitting(true);
+    setErrors({});
+    setFormError(null);
+    const email = values.email.trim();
+    const { data, error } = await authClient.signUp.email({ name: values.name.trim(), email, password: values.password });
+    if (error) {
+      setSubmitting(false);
+      const field = fieldOfError(error, FIELD_OF_CODE);
+      const message = errorMessage(t, error);
+      return field === "form" ? fail({}, message) : fail({ [field]: message }, null);
+    }
+    if (data.token === null) return onCreatedWithoutSession(email);
+    // Signed in: once the session store has it, the guest-only route moves on to the app.
+    await authClient.$session.refetch();
+  }
+
+  const bind = (field: Field) => ({
+    name: field,
+    value: values[field],
+    error: errors[field],
+    onChange: (event: { target: { value: string } }) => {
+      const value = event.target.value;
+      setValues((current) => ({ ...current, [field]: value }));
+      setErrors(({ [field]: _cleared, ...rest }) => rest);
+    },
+  });
+
+  return (
+    <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
+      {formError ? (
+        <Alert variant="error" focusable>
+          {formError}
+        </Alert>
+      ) : null}
+      <TextField label={t("signUp.name")} autoComplete="name" required {...bind("name")} />
+      <TextField
+        label={t("signUp.email")}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        spellCheck={false}
+        required
+        {...bind("email")}
+      />
+      <TextField
+        label={t("signUp.password")}
+        hint={t("signUp.passwordHint", { min: PASSWORD_MIN_LENGTH })}
+        type="password"
+        autoComplete="new-password"
+        required
+        {...bind("password")}
+      />
+      <Button type="submit" fullWidth loading={submitting} loadingText={t("signUp.submitting")}>
+        {t("signUp.submit")}
+      </Button>
+    </Form>
+  );
+}

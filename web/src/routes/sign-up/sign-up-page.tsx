@@ -1,0 +1,38 @@
+import { useState } from "react";
+import { Link, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "../../components/auth-layout";
+import { PageHeading } from "../../components/page-heading";
+import { Alert } from "../../components/ui/alert";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { SignUpForm } from "./sign-up-form";
+
+export function SignUpPage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  useDocumentTitle(t("signUp.title"));
+  // Set when the service created the account without signing in (email verification required).
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+
+  return (
+    <AuthLayout
+      footer={
+        <>
+          {t("signUp.haveAccount")}{" "}
+          <Link to="/sign-in" state={location.state}>
+            {t("signUp.signIn")}
+          </Link>
+        </>
+      }
+    >
+      <PageHeading lead={t("signUp.lead")}>{t("signUp.heading")}</PageHeading>
+      {pendingEmail ? (
+        <Alert variant="success" title={t("signUp.checkEmailTitle")}>
+          {t("signUp.checkEmail", { email: pendingEmail })}
+        </Alert>
+      ) : (
+        <SignUpForm onCreatedWithoutSession={setPendingEmail} />
+      )}
+    </AuthLayout>
+  );
+}
