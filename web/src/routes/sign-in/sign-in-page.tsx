@@ -10,14 +10,15 @@ export function SignInPage() {
   const { t } = useTranslation();
   const location = useLocation();
   useDocumentTitle(t("signIn.title"));
-  const signedOut = (location.state as { signedOut?: unknown } | null)?.signedOut === true;
+  const state = location.state as { signedOut?: unknown; from?: unknown } | null;
+  const signedOut = state?.signedOut === true;
 
   return (
     <AuthLayout
       footer={
         <>
           {t("signIn.noAccount")}{" "}
-          <Link to="/sign-up" state={location.state}>
+          <Link to="/sign-up" state={state?.from ? { from: state.from } : undefined}>
             {t("signIn.createAccount")}
           </Link>
         </>
