@@ -118,7 +118,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   const extras: AuthClientExtras = {
     $fetch: $fetch as AuthClientExtras["$fetch"],
     $list: ((path: GetPath, { cursor, query, ...call }: ListOptions<GetPath> = {}) =>
-      $fetch(path, { ...call, query: withCursor(query ?? undefined, cursor) })) as AuthClientExtras["$list"],
+      $fetch(path, { ...call, query: withCursor(query, cursor) })) as AuthClientExtras["$list"],
     $session,
     $sessionSignal: signal.$signal,
   };

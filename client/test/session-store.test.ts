@@ -106,24 +106,28 @@ describe("the session store against a real server", () => {
     const { client, sessionFetches } = nodeClient(server.url);
     await signUpFresh(client);
     vi.advanceTimersByTime(10); // the sign-up's signal; nobody listens yet
+    expect(sessionFetches()).toBe(0);
 
     let unbind = client.$session.listen(() => undefined);
     await valueMatching(client.$session, loaded);
     expect(sessionFetches()).toBe(1);
 
-    // Within the delay the store is still mounted: a new listener causes no new fetch, a signal does.
+    // Within the delay the store stays mounted: a new listener causes no fetch...
     unbind();
-    vi.advanceTimersByTime(999);
+    vi.advanceTimersByTime(980);
     unbind = client.$session.listen(() => undefined);
     await flushIO();
     expect(sessionFetches()).toBe(1);
     unbind();
+    // ...and a signal still makes it fetch, with no listener at all (the signal fires at 990 ms).
     await client.updateUser({ name: "Still watched" });
     vi.advanceTimersByTime(10);
+    await flushIO();
+    expect(sessionFetches()).toBe(2);
     await valueMatching(client.$session, (s) => s.data?.user.name === "Still watched");
     expect(sessionFetches()).toBe(2);
 
-    // 1000 ms after the last listener left, the store stops following the signal.
+    // Once 1000 ms have passed without listeners, the store stops following the signal.
     vi.advanceTimersByTime(1000);
     await client.updateUser({ name: "Unwatched" });
     vi.advanceTimersByTime(10);
@@ -143,6 +147,7 @@ describe("the session store against a real server", () => {
     const jar = createCookieJar();
     const { client } = nodeClient(server.url, { jar });
     const other = nodeClient(server.url, { jar }).client;
+    fakeTimeouts(); // the sign-up's watcher signal never fires: the only fetches are the test's own
     await signUpFresh(client);
     const unbind = client.$session.listen(() => undefined);
     await valueMatching(client.$session, (s) => loaded(s) && s.data !== null);
@@ -175,9 +180,10 @@ describe("the session store against a real server", () => {
     });
     const { client } = nodeClient(server.url, { jar });
     const other = nodeClient(server.url, { jar }).client;
+    fakeTimeouts(); // no watcher signal fires in this test: every fetch is the test's own
     await signUpFresh(client);
-    await client.$session.refetch();
-    expect(client.$session.get().data).not.toBeNull();
+    const unbind = client.$session.listen(() => undefined);
+    await valueMatching(client.$session, (s) => loaded(s) && s.data !== null);
 
     hold = new Promise<void>((resolve) => (release = resolve));
     const older = client.$session.refetch();
@@ -190,6 +196,7 @@ describe("the session store against a real server", () => {
     release();
     await older;
     expect(client.$session.get()).toMatchObject({ data: null, isRefetching: false });
+    unbind();
   });
 
   it("keeps the last session and reports the error when a fetch fails", async () => {
@@ -199,6 +206,7 @@ describe("the session store against a real server", () => {
       fetch: (url, init) => (offline ? Promise.reject(new TypeError("fetch failed")) : globalThis.fetch(url, init)),
     });
     const { client } = nodeClient(server.url, { jar });
+    fakeTimeouts(); // the sign-up's watcher signal never fires: the only fetches are the test's own
     const { email } = await signUpFresh(client);
     const unbind = client.$session.listen(() => undefined);
     await valueMatching(client.$session, (s) => loaded(s) && s.data !== null);
