@@ -8,6 +8,7 @@ import { createOriginMatcher } from "./http/origin.js";
 import { runEndpoint } from "./http/pipeline.js";
 import { createLogger, type Logger } from "./logger.js";
 import { outboxMailer, smtpMailer, type Mailer } from "./email/mailer.js";
+import { createOAuthRuntime } from "./oauth/registry.js";
 import { ENDPOINTS, type Endpoints } from "./routes.js";
 import type { Runtime } from "./runtime.js";
 import { createSessionService } from "./session/session-service.js";
@@ -100,6 +101,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     origins: createOriginMatcher(config.trustedOriginList),
     sessions: createSessionService(config, stores, now),
     mailer,
+    oauth: createOAuthRuntime(config, now),
     now,
   };
   const http = createHttpHandler(runtime, Object.values(ENDPOINTS) as AnyEndpoint[]);

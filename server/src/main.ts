@@ -1,6 +1,7 @@
 #!/usr/bin/env node
+import { createAdmin, CreateAdminError } from "./admin/create-admin.js";
 import { ConfigError } from "./config/index.js";
-import { loadServiceSettings, type ServiceSettings } from "./config/env.js";
+import { loadCreateAdminInput, loadServiceSettings, type ServiceSettings } from "./config/env.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
 import { createLogger, type Logger } from "./logger.js";
 import { serveGatehouse } from "./node-server.js";
@@ -11,6 +12,9 @@ const USAGE = `Usage: gatehouse <command>
 Commands:
   serve     apply pending migrations, then run the service (the default)
   migrate   apply pending migrations and exit
+  create-admin --email EMAIL [--password PASSWORD] [--name NAME]
+            create a site administrator (with a verified address), or give an existing user the admin
+            role; the flags fall back to GATEHOUSE_ADMIN_EMAIL, GATEHOUSE_ADMIN_PASSWORD, GATEHOUSE_ADMIN_NAME
 
 Configuration comes from the environment (PORT, HOST, BASE_URL, DATABASE_URL, REDIS_URL, GATEHOUSE_SECRET,
 TRUSTED_ORIGINS, LOG_LEVEL, GATEHOUSE_CONFIG, GATEHOUSE_DATA_DIR, WEB_ROOT); see README.md.`;
@@ -29,6 +33,23 @@ async function migrate(settings: ServiceSettings, logger: Logger): Promise<void>
   try {
     const applied = await gatehouse.migrate();
     logger.success({ applied, database: gatehouse.runtime.database.describe }, "migrations applied");
+  } finally {
+    await gatehouse.close();
+  }
+}
+
+async function runCreateAdmin(settings: ServiceSettings, logger: Logger, args: string[]): Promise<void> {
+  const input = loadCreateAdminInput(args);
+  const gatehouse = open(settings, logger);
+  try {
+    await gatehouse.migrate();
+    const { action, user } = await createAdmin(gatehouse.runtime, { email: input.email!, password: input.password, name: input.name });
+    const what = {
+      created: `created administrator ${user.email} (id ${user.id}, role ${user.role})`,
+      promoted: `gave ${user.email} (id ${user.id}) the role ${user.role}; their password is unchanged`,
+      unchanged: `${user.email} (id ${user.id}) is already an administrator (role ${user.role}); nothing changed`,
+    }[action];
+    console.log(`gatehouse: ${what}`);
   } finally {
     await gatehouse.close();
   }
@@ -94,12 +115,13 @@ async function main(argv: string[]): Promise<void> {
   try {
     if (command === "serve") await runServer(settings, logger);
     else if (command === "migrate") await migrate(settings, logger);
+    else if (command === "create-admin") await runCreateAdmin(settings, logger, argv.slice(1));
     else {
       console.error(`gatehouse: unknown command "${command}"\n\n${USAGE}`);
       process.exit(2);
     }
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof CreateAdminError) {
       console.error(`gatehouse: ${error.message}`);
       process.exit(1);
     }

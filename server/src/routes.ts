@@ -1,5 +1,58 @@
 import { signInEmail, signUpEmail } from "./credentials/email-password-routes.js";
+import { isUsernameAvailable, signInUsername } from "./credentials/username-routes.js";
+import { banUser, unbanUser } from "./admin/ban-routes.js";
+import { impersonateUser, stopImpersonating } from "./admin/impersonation-routes.js";
+import { listUsers } from "./admin/list-users-route.js";
+import { adminGetOrganization, adminListOrganizations } from "./admin/organization-routes.js";
+import { userHasPermission } from "./admin/permission-routes.js";
+import { listUserSessions, revokeUserSession, revokeUserSessions } from "./admin/session-routes.js";
+import {
+  adminUpdateUser,
+  createUser,
+  getUser,
+  removeUser,
+  setRole,
+  setUserPassword,
+} from "./admin/user-routes.js";
 import { error, ok } from "./http/system-routes.js";
+import {
+  acceptInvitation,
+  getInvitation,
+  listUserInvitations,
+  rejectInvitation,
+} from "./organization/invitation-recipient-routes.js";
+import { cancelInvitation, inviteMember, listInvitations } from "./organization/invitation-routes.js";
+import {
+  addMember,
+  getActiveMember,
+  getActiveMemberRole,
+  leaveOrganization,
+  listMembers,
+  removeMember,
+  updateMemberRole,
+} from "./organization/member-routes.js";
+import {
+  checkOrganizationSlug,
+  createOrganization,
+  deleteOrganization,
+  getFullOrganization,
+  getOrganization,
+  listOrganizations,
+  setActiveOrganization,
+  updateOrganization,
+} from "./organization/organization-routes.js";
+import { hasPermission } from "./organization/permission-routes.js";
+import {
+  addTeamMember,
+  createTeam,
+  listTeamMembers,
+  listTeams,
+  listUserTeams,
+  removeTeam,
+  removeTeamMember,
+  setActiveTeam,
+  updateTeam,
+} from "./organization/team-routes.js";
 import { getSession, listSessions, revokeOtherSessions, revokeSession, revokeSessions, signOut } from "./session/routes.js";
 import { updateUser } from "./user/routes.js";
 import { changeEmail } from "./verification/change-email-routes.js";
@@ -39,7 +92,58 @@ export const ENDPOINTS = {
   changeEmail,
   deleteUser,
   deleteUserCallback,
+  createOrganization,
+  checkOrganizationSlug,
+  updateOrganization,
+  deleteOrganization,
+  listOrganizations,
+  getOrganization,
+  getFullOrganization,
+  setActiveOrganization,
+  leaveOrganization,
+  removeMember,
+  updateMemberRole,
+  addMember,
+  getActiveMember,
+  getActiveMemberRole,
+  listMembers,
+  inviteMember,
+  acceptInvitation,
+  rejectInvitation,
+  cancelInvitation,
+  getInvitation,
+  listInvitations,
+  listUserInvitations,
+  createTeam,
+  updateTeam,
+  removeTeam,
+  listTeams,
+  addTeamMember,
+  removeTeamMember,
+  setActiveTeam,
+  listUserTeams,
+  listTeamMembers,
+  hasPermission,
   devOutbox,
+  signInUsername,
+  isUsernameAvailable,
+  createUser,
+  listUsers,
+  getUser,
+  adminUpdateUser,
+  setRole,
+  banUser,
+  unbanUser,
+  impersonateUser,
+  stopImpersonating,
+  removeUser,
+  setUserPassword,
+  listUserSessions,
+  revokeUserSession,
+  revokeUserSessions,
+  userHasPermission,
+  adminListOrganizations,
+  adminGetOrganization,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -3,6 +3,7 @@ import type { PasswordHasher } from "./credentials/password.js";
 import type { Mailer } from "./email/mailer.js";
 import type { OriginMatcher } from "./http/origin.js";
 import type { Logger } from "./logger.js";
+import type { OAuthRuntime } from "./oauth/registry.js";
 import type { SessionService } from "./session/session-service.js";
 import type { DatabaseHandle, Stores } from "./storage/index.js";
 import type { SecondaryStorage } from "./storage/secondary/types.js";
@@ -18,5 +19,7 @@ export interface Runtime {
   origins: OriginMatcher;
   sessions: SessionService;
   mailer: Mailer;
+  /** Social sign-in: the configured providers and the token vault. */
+  oauth: OAuthRuntime;
   now(): Date;
 }

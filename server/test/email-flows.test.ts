@@ -3,18 +3,10 @@ import { DIALECTS } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient, uniqueEmail } from "./helpers/http-client.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 import { startTestSmtp, type TestSmtp } from "./helpers/smtp.js";
+import { manualClock } from "./helpers/clock.js";
 
 const HOUR = 3_600_000;
 const ORIGIN = "http://app.test";
-
-function manualClock() {
-  let offset = 0;
-  return {
-    now: () => new Date(Date.now() + offset),
-    advance: (ms: number) => void (offset += ms),
-    reset: () => void (offset = 0),
-  };
-}
 
 /** The path and query of a mailed link, to request on the test server (links are built on BASE_URL). */
 const pathOf = (link: string) => {

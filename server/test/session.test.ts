@@ -3,22 +3,9 @@ import { signCookieValue } from "../src/http/cookies.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient } from "./helpers/http-client.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { manualClock } from "./helpers/clock.js";
 
 const DAY = 86_400_000;
-
-/** A clock the tests move by hand, so expiry and refresh are tested without waiting. */
-function manualClock() {
-  let offset = 0;
-  return {
-    now: () => new Date(Date.now() + offset),
-    advance(ms: number) {
-      offset += ms;
-    },
-    reset() {
-      offset = 0;
-    },
-  };
-}
 
 describe.each(DIALECTS)("sessions on %s", (dialect) => {
   let server: TestServer;

@@ -3,7 +3,7 @@ import { fromAcceptLanguage, LANGUAGE_IDS, LANGUAGES, pickLanguage, toLanguage }
 import { CATALOGS } from "../src/email/locales/index.js";
 import { renderMail, type MailKind } from "../src/email/templates.js";
 
-const KINDS: MailKind[] = ["verification", "resetPassword", "changeEmail", "deleteAccount"];
+const KINDS: MailKind[] = ["verification", "resetPassword", "changeEmail", "deleteAccount", "invitation"];
 
 /** Every key path of a catalog, e.g. "verification.subject". */
 function keysOf(value: unknown, prefix = ""): string[] {
@@ -32,6 +32,9 @@ describe("mail templates", () => {
         url,
         expiresIn: 3600,
         newEmail: "new@example.com",
+        organizationName: "Acme & <Co>",
+        inviterName: "Ada Lovelace",
+        inviterEmail: "ada@example.com",
       });
       expect(mail.subject.length).toBeGreaterThan(0);
       expect(mail.text).toContain(url);
@@ -41,6 +44,16 @@ describe("mail templates", () => {
       expect(mail.html).toContain("Zoë &lt;b&gt;");
       for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toMatch(/\{[a-zA-Z]+\}/);
       if (kind === "changeEmail") expect(mail.text).toContain("new@example.com");
+      if (kind === "invitation") {
+        // The invitation names the organization and the inviter, escaped in HTML, and closes with its own line.
+        for (const part of [mail.subject, mail.text]) expect(part).toContain("Acme & <Co>");
+        expect(mail.text).toContain("Ada Lovelace");
+        expect(mail.text).toContain("ada@example.com");
+        expect(mail.html).toContain("Acme &amp; &lt;Co&gt;");
+        expect(mail.html).not.toContain("<Co>");
+        expect(mail.text).toContain(CATALOGS[language].invitation.ignore);
+        expect(mail.text).not.toContain(CATALOGS[language].ignore);
+      }
     }
   });
 

@@ -78,6 +78,30 @@ export function loadServiceSettings(env: Env = process.env): ServiceSettings {
   return settings;
 }
 
+const CREATE_ADMIN_FLAGS = { email: "GATEHOUSE_ADMIN_EMAIL", password: "GATEHOUSE_ADMIN_PASSWORD", name: "GATEHOUSE_ADMIN_NAME" };
+type CreateAdminFlag = keyof typeof CREATE_ADMIN_FLAGS;
+
+/**
+ * The input of `gatehouse create-admin`: `--email`, `--password` and `--name` (as `--flag value` or `--flag=value`),
+ * each falling back to GATEHOUSE_ADMIN_EMAIL, GATEHOUSE_ADMIN_PASSWORD and GATEHOUSE_ADMIN_NAME. The environment
+ * keeps the password out of the process list and the shell history.
+ */
+export function loadCreateAdminInput(args: readonly string[], env: Env = process.env): Partial<Record<CreateAdminFlag, string>> {
+  const input: Partial<Record<CreateAdminFlag, string>> = {};
+  for (let i = 0; i < args.length; i++) {
+    const match = /^--(email|password|name)(?:=(.*))?$/s.exec(args[i]!);
+    if (!match) throw new ConfigError(`create-admin: unknown argument "${args[i]}" (use --email, --password, --name)`);
+    const value = match[2] ?? args[++i];
+    if (value === undefined) throw new ConfigError(`create-admin: --${match[1]} needs a value`);
+    input[match[1] as CreateAdminFlag] = value;
+  }
+  for (const [flag, variable] of Object.entries(CREATE_ADMIN_FLAGS) as [CreateAdminFlag, string][]) {
+    if (input[flag] === undefined && env[variable]) input[flag] = env[variable];
+  }
+  if (!input.email) throw new ConfigError("create-admin: --email (or GATEHOUSE_ADMIN_EMAIL) is required");
+  return input;
+}
+
 function readConfigFile(path: string | undefined): Record<string, unknown> {
   if (!path) return {};
   let text: string;

@@ -13,6 +13,10 @@ export interface CookieNames {
   sessionToken: string;
   sessionData: string;
   dontRemember: string;
+  /** While impersonating: the administrator's own session, kept aside (API-NOTES.md 1.5). */
+  adminSession: string;
+  /** Ties an OAuth flow to the browser that started it (signed state id, API-NOTES.md 1.5). */
+  state: string;
 }
 
 /** The frozen, fully resolved configuration every module receives. Nothing below reads process.env. */
@@ -86,6 +90,8 @@ export function resolveConfig(input: GatehouseOptions, ctx: ResolveContext = {})
       sessionToken: `${prefix}.session_token`,
       sessionData: `${prefix}.session_data`,
       dontRemember: `${prefix}.dont_remember`,
+      adminSession: `${prefix}.admin_session`,
+      state: `${prefix}.state`,
     },
     rateLimitEnabled: options.rateLimit.enabled ?? ctx.nodeEnv !== "test",
     hashConcurrency: options.password.concurrency ?? Math.max(1, availableParallelism()),

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { User } from "../storage/models.js";
+import { accountOptionsSchema, socialProvidersSchema } from "./social-options.js";
 
 /**
  * Every option of `createGatehouse(options)` and its default, in one place.
@@ -8,6 +10,20 @@ import { z } from "zod";
 const MAX_COOKIE_AGE = 34_560_000; // 400 days: browsers cap cookie life there (RFC 6265bis)
 
 const seconds = (max = Number.MAX_SAFE_INTEGER) => z.number().int().min(0).max(max);
+
+/** A site role name; a user's role string joins several with commas. */
+const roleName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be letters, digits, _ or -");
+
+/** Whether a user may create organizations: a flag, or (library use) a function asked per user. */
+export type OrganizationCreationRule = boolean | ((user: User) => boolean | Promise<boolean>);
+
+const organizationCreationRule = z.union([
+  z.boolean(),
+  z.custom<(user: User) => boolean | Promise<boolean>>((v) => typeof v === "function", "must be a boolean or a function"),
+]);
+
+/** An organization role named in options: one of the built-in roles of SPEC.md section 6. */
+const organizationRole = z.enum(["owner", "admin", "member"]);
 
 const rateLimitRule = z.union([z.literal(false), z.strictObject({ window: seconds().min(1), max: z.number().int().min(1) })]);
 
@@ -101,6 +117,43 @@ export const optionsSchema = z
           .prefault({}),
       })
       .prefault({}),
+    username: z
+      .strictObject({
+        /** Usernames are letters, digits, underscore and dot, of this many characters (SPEC.md section 5). */
+        minUsernameLength: z.number().int().min(1).max(256).default(3),
+        maxUsernameLength: z.number().int().min(1).max(256).default(30),
+      })
+      .prefault({})
+      .refine((v) => v.minUsernameLength <= v.maxUsernameLength, {
+        message: "minUsernameLength must not exceed maxUsernameLength",
+        path: ["minUsernameLength"],
+      }),
+    admin: z
+      .strictObject({
+        /** The role every new user gets. */
+        defaultRole: roleName.default("user"),
+        /** Roles that hold the site administrator's actions (a user holding any of them is an administrator). */
+        adminRoles: z.array(roleName).default(["admin"]),
+        /** Users who pass every administrator check, whatever their role. */
+        adminUserIds: z.array(z.string().min(1).max(256)).default([]),
+        /** Life of a session opened by impersonate-user, in seconds. */
+        impersonationSessionDuration: seconds(MAX_COOKIE_AGE).min(60).default(3600),
+        defaultBanReason: z.string().min(1).max(1024).default("No reason"),
+        /** Life of a ban when ban-user names none, in seconds; unset: bans last until lifted. */
+        defaultBanExpiresIn: seconds().min(1).optional(),
+        allowImpersonatingAdmins: z.boolean().default(false),
+        /** The message a banned user is refused sign-in with (403 BANNED_USER). */
+        bannedUserMessage: z
+          .string()
+          .min(1)
+          .max(1024)
+          .default("You have been banned from this application. Please contact support if you believe this is an error."),
+      })
+      .prefault({}),
+    /** Social sign-in: one entry per provider, and `oidc` for generic OpenID Connect providers (social-options.ts). */
+    socialProviders: socialProvidersSchema,
+    /** Linked accounts: linking rules and token encryption (social-options.ts). */
+    account: accountOptionsSchema,
     email: z
       .strictObject({
         /** smtp://user:pass@host:587 or smtps://…; without it, development keeps mail in an outbox. */
@@ -108,6 +161,40 @@ export const optionsSchema = z
         from: z.string().min(3).default("Gatehouse <no-reply@localhost>"),
         /** Where links in mail lead: the web app's origin (defaults to baseURL). */
         appURL: z.string().url().optional(),
+      })
+      .prefault({}),
+    organization: z
+      .strictObject({
+        allowUserToCreateOrganization: organizationCreationRule.default(true),
+        /** How many organizations one user may belong to and still create another; unset: no limit. */
+        organizationLimit: z.number().int().min(1).optional(),
+        /** The role the creator of an organization gets; "only owner" rules protect holders of this role. */
+        creatorRole: organizationRole.default("owner"),
+        /** Members an organization may have: accepting an invitation or adding a member fails at this count. */
+        membershipLimit: z.number().int().min(1).max(100_000).default(100),
+        /** Pending invitations an organization may have at once. */
+        invitationLimit: z.number().int().min(1).max(100_000).default(100),
+        /** Life of an invitation, in seconds (SPEC.md section 9: two days). */
+        invitationExpiresIn: seconds().min(60).default(172_800),
+        /** Inviting an address again cancels its pending invitation instead of refusing. */
+        cancelPendingInvitationsOnReInvite: z.boolean().default(false),
+        /** Only a verified email may view, accept or reject the invitations sent to it. */
+        requireEmailVerificationOnInvitation: z.boolean().default(true),
+        /** Refuse POST /organization/delete (404). */
+        disableOrganizationDeletion: z.boolean().default(false),
+        teams: z
+          .strictObject({
+            enabled: z.boolean().default(true),
+            /** A team named after the organization is created with it (and holds its creator). */
+            defaultTeam: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+            /** Teams one organization may have; unset: no limit. */
+            maximumTeams: z.number().int().min(1).optional(),
+            /** Members one team may have; unset: no limit. */
+            maximumMembersPerTeam: z.number().int().min(1).optional(),
+            /** Allow removing an organization's last team. */
+            allowRemovingAllTeams: z.boolean().default(false),
+          })
+          .prefault({}),
       })
       .prefault({}),
     rateLimit: z

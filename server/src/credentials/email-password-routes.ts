@@ -1,21 +1,19 @@
 import { z } from "zod";
-import { generateId } from "../crypto/random.js";
-import { defineEndpoint } from "../http/endpoint.js";
+import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { BANNED_MESSAGE, checkNewPassword, clientInfo, isBanned } from "./rules.js";
+import { isUniqueViolation } from "../storage/constraint-errors.js";
+import { insertUserWithPassword } from "./credential-account.js";
+import { admitUser, bannedUserError, checkNewPassword, clientInfo } from "./rules.js";
+import { displayUsernameSchema, usernameChanges, usernameSchema } from "./username.js";
 import { inBackground } from "../verification/background.js";
 import { sendVerificationMail } from "../verification/mail.js";
 import { toLanguage } from "../email/language.js";
-import { createStores, type User } from "../storage/index.js";
+import type { User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "../user/fields.js";
+import { newUserRecord } from "../user/new-user.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint failed/.test(e?.message ?? "");
-}
 
 const signUpBody = z.looseObject({
   name: nameSchema,
@@ -26,6 +24,9 @@ const signUpBody = z.looseObject({
   rememberMe: z.boolean().optional(),
   /** The user's language for mail: a code ("de") or SPEC.md's numeric id (6). */
   lang: z.union([z.string().max(16), z.number().int()]).optional(),
+  /** Optional: 3–30 letters, digits, _ or . (stored in lower case); displayUsername defaults to it as typed. */
+  username: usernameSchema.optional(),
+  displayUsername: displayUsernameSchema.optional(),
 });
 
 export const signUpEmail = defineEndpoint({
@@ -50,47 +51,22 @@ export const signUpEmail = defineEndpoint({
     checkNewPassword(runtime, body.password);
     const lang = body.lang === undefined ? null : toLanguage(body.lang);
     if (body.lang !== undefined && !lang) throw new APIError("BAD_REQUEST", "Unsupported language");
+    const names = await usernameChanges(runtime, body);
 
     const signsIn = options.autoSignIn && !options.requireEmailVerification;
+    const fields = { name: body.name, email, image: body.image ?? null, role: runtime.config.admin.defaultRole };
     const existing = await runtime.stores.users.findUserByEmail(email);
     if (existing) {
       // Without a session to hand out, do not reveal that the address is taken: answer like a fresh sign-up.
-      if (!signsIn) return { token: null, user: syntheticUser(body.name, email, body.image ?? null, runtime.now()) };
+      if (!signsIn) return { token: null, user: publicUser(newUserRecord({ ...fields, ...names }, runtime.now())) };
       throw new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS);
     }
 
-    // Hash before the transaction: no connection or write lock is held while scrypt runs.
     const hash = await runtime.hasher.hash(body.password);
-    const now = runtime.now();
-    const user: User = {
-      ...syntheticUser(body.name, email, body.image ?? null, now),
-      role: "user",
-      lang,
-    };
-    try {
-      await runtime.database.db.transaction().execute(async (trx) => {
-        const stores = createStores(trx);
-        await stores.users.createUser(user);
-        await stores.accounts.createAccount({
-          id: generateId(),
-          accountId: user.id,
-          providerId: "credential",
-          userId: user.id,
-          accessToken: null,
-          refreshToken: null,
-          idToken: null,
-          accessTokenExpiresAt: null,
-          refreshTokenExpiresAt: null,
-          scope: null,
-          password: hash,
-          createdAt: now,
-          updatedAt: now,
-        });
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS);
-      throw error;
-    }
+    const user = newUserRecord({ ...fields, ...names, lang }, runtime.now());
+    await insertUserWithPassword(runtime, user, hash).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS) : error;
+    });
     runtime.logger.info({ userId: user.id }, "user signed up");
     const verification = runtime.config.emailVerification;
     if (verification.enabled && verification.sendOnSignUp) {
@@ -106,24 +82,13 @@ export const signUpEmail = defineEndpoint({
   },
 });
 
-function syntheticUser(name: string, email: string, image: string | null, now: Date): User {
-  return {
-    id: generateId(),
-    name,
-    email,
-    emailVerified: false,
-    image,
-    createdAt: now,
-    updatedAt: now,
-    username: null,
-    displayUsername: null,
-    role: "user",
-    banned: false,
-    banReason: null,
-    banExpires: null,
-    lang: null,
-  };
-}
+/** The answer of every password sign-in (email or username). */
+export const signInResponseSchema = z.object({
+  redirect: z.boolean(),
+  token: z.string(),
+  url: z.string().optional(),
+  user: publicUserSchema,
+});
 
 export const signInEmail = defineEndpoint({
   method: "POST",
@@ -137,7 +102,7 @@ export const signInEmail = defineEndpoint({
     rememberMe: z.boolean().optional(),
   }),
   callbackFields: ["callbackURL"],
-  response: z.object({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: publicUserSchema }),
+  response: signInResponseSchema,
   summary: "Sign in with email and password",
   tags: ["Email and password"],
   async handler(ctx) {
@@ -149,41 +114,65 @@ export const signInEmail = defineEndpoint({
       throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
     }
     const user = await verifyEmailPassword(runtime, email, body.password);
-    if (runtime.config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-      const verification = runtime.config.emailVerification;
-      if (verification.enabled && verification.sendOnSignIn) {
-        inBackground(runtime, "verification-on-sign-in", () =>
-          sendVerificationMail(ctx, user, { callbackURL: body.callbackURL }),
-        );
-      }
-      throw new APIError("FORBIDDEN", MESSAGES.EMAIL_NOT_VERIFIED);
-    }
-    if (isBanned(user, runtime.now())) throw new APIError("FORBIDDEN", BANNED_MESSAGE, { code: "BANNED_USER" });
-    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx), {
-      rememberMe: body.rememberMe ?? true,
-    });
-    if (body.callbackURL) ctx.setHeader("location", body.callbackURL);
-    return {
-      redirect: Boolean(body.callbackURL),
-      token: session.token,
-      ...(body.callbackURL ? { url: body.callbackURL } : {}),
-      user: publicUser(user),
-    };
+    return completeSignIn(ctx, user, body, MESSAGES.EMAIL_NOT_VERIFIED);
   },
 });
 
 /**
- * Checks an email and password. Every failure costs one password hash and answers the same 401,
- * so neither timing nor message tells whether the address exists.
+ * What a password sign-in does once the password is right, whichever identifier was used: refuse an unverified
+ * address when verification is required (mailing a fresh link), refuse a banned user, then open the session.
  */
-export async function verifyEmailPassword(runtime: Runtime, email: string, password: string): Promise<User> {
-  const fail = () => new APIError("UNAUTHORIZED", MESSAGES.INVALID_EMAIL_OR_PASSWORD);
-  const user = await runtime.stores.users.findUserByEmail(email);
+export async function completeSignIn(
+  ctx: EndpointContext,
+  found: User,
+  body: { rememberMe?: boolean | undefined; callbackURL?: string | undefined },
+  notVerifiedMessage: string,
+) {
+  const { runtime } = ctx;
+  if (runtime.config.emailAndPassword.requireEmailVerification && !found.emailVerified) {
+    const verification = runtime.config.emailVerification;
+    if (verification.enabled && verification.sendOnSignIn) {
+      inBackground(runtime, "verification-on-sign-in", () =>
+        sendVerificationMail(ctx, found, { callbackURL: body.callbackURL }),
+      );
+    }
+    throw new APIError("FORBIDDEN", notVerifiedMessage);
+  }
+  const user = await admitUser(runtime, found);
+  if (!user) throw bannedUserError(runtime);
+  const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx), {
+    rememberMe: body.rememberMe ?? true,
+  });
+  if (body.callbackURL) ctx.setHeader("location", body.callbackURL);
+  return {
+    redirect: Boolean(body.callbackURL),
+    token: session.token,
+    ...(body.callbackURL ? { url: body.callbackURL } : {}),
+    user: publicUser(user),
+  };
+}
+
+/**
+ * Checks a user's password. Every failure (no such user, no password, a wrong one) costs one password hash and
+ * throws the same 401 with `failure`, so neither timing nor message tells whether the user exists.
+ */
+export async function verifyUserPassword(
+  runtime: Runtime,
+  user: User | null,
+  password: string,
+  failure: string,
+): Promise<User> {
   const account = user ? await runtime.stores.accounts.findCredentialAccount(user.id) : null;
   if (!user || !account?.password) {
     await runtime.hasher.verifyDummy(password);
-    throw fail();
+    throw new APIError("UNAUTHORIZED", failure);
   }
-  if (!(await runtime.hasher.verify(account.password, password))) throw fail();
+  if (!(await runtime.hasher.verify(account.password, password))) throw new APIError("UNAUTHORIZED", failure);
   return user;
+}
+
+/** Checks an email and password (401 Invalid email or password on any failure). */
+export async function verifyEmailPassword(runtime: Runtime, email: string, password: string): Promise<User> {
+  const user = await runtime.stores.users.findUserByEmail(email);
+  return verifyUserPassword(runtime, user, password, MESSAGES.INVALID_EMAIL_OR_PASSWORD);
 }

@@ -15,7 +15,28 @@ export function isBanned(user: User, now: Date): boolean {
   return user.banned && (!user.banExpires || user.banExpires > now);
 }
 
-export const BANNED_MESSAGE = "You have been banned from this application. Please contact support if you believe this is an error.";
+/**
+ * The one ban check every way of signing in makes before it creates a session (password, username, the
+ * verification link's auto sign-in, impersonation; social sign-in too when it comes). Returns the user, with
+ * a ban that has run out lifted and written back, or null while a ban holds.
+ */
+export async function admitUser(runtime: Runtime, user: User): Promise<User | null> {
+  if (!user.banned) return user;
+  const now = runtime.now();
+  if (isBanned(user, now)) return null;
+  const lifted = await runtime.stores.users.updateUser(user.id, {
+    banned: false,
+    banReason: null,
+    banExpires: null,
+    updatedAt: now,
+  });
+  return lifted ?? user;
+}
+
+/** 403 BANNED_USER, with the configured message (admin.bannedUserMessage). */
+export function bannedUserError(runtime: Runtime): APIError {
+  return new APIError("FORBIDDEN", runtime.config.admin.bannedUserMessage, { code: "BANNED_USER" });
+}
 
 export function clientInfo(ctx: EndpointContext): { ip: string; userAgent: string } {
   return { ip: ctx.ip, userAgent: ctx.headers.get("user-agent") ?? "" };

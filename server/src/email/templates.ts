@@ -2,7 +2,7 @@ import type { Language } from "./language.js";
 import { CATALOGS, type MailCatalog } from "./locales/index.js";
 
 /** The messages Gatehouse mails, each rendered as plain text and HTML in the recipient's language. */
-export type MailKind = "verification" | "resetPassword" | "changeEmail" | "deleteAccount";
+export type MailKind = "verification" | "resetPassword" | "changeEmail" | "deleteAccount" | "invitation";
 
 export interface MailVariables {
   name: string;
@@ -12,6 +12,10 @@ export interface MailVariables {
   expiresIn: number;
   newEmail?: string;
   appName?: string;
+  /** Invitations: the organization and who sent it. */
+  organizationName?: string;
+  inviterName?: string;
+  inviterEmail?: string;
 }
 
 export interface RenderedMail {
@@ -45,6 +49,9 @@ export function renderMail(kind: MailKind, language: Language, vars: MailVariabl
     email: vars.email,
     newEmail: vars.newEmail ?? "",
     appName: vars.appName ?? "Gatehouse",
+    organizationName: vars.organizationName ?? "",
+    inviterName: vars.inviterName ?? "",
+    inviterEmail: vars.inviterEmail ?? "",
     duration: formatDuration(vars.expiresIn, language),
   };
   const paragraphs = [fill(message.intro, values)];
@@ -53,6 +60,7 @@ export function renderMail(kind: MailKind, language: Language, vars: MailVariabl
   const greeting = fill(catalog.greeting, values);
   const expires = fill(catalog.expires, values);
   const signature = fill(catalog.signature, values);
+  const ignore = fill("ignore" in message ? message.ignore : catalog.ignore, values);
 
   const text = [
     greeting,
@@ -61,7 +69,7 @@ export function renderMail(kind: MailKind, language: Language, vars: MailVariabl
     `${fill(message.action, values)}: ${vars.url}`,
     "",
     expires,
-    fill(catalog.ignore, values),
+    ignore,
     "",
     signature,
   ].join("\n");
@@ -79,7 +87,7 @@ ${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.
 <p style="margin:24px 0"><a href="${escapeHtml(vars.url)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(fill(message.action, values))}</a></p>
 <p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(expires)}</p>
 <p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(vars.url)}" style="color:#2457c5;word-break:break-all">${escapeHtml(vars.url)}</a></p>
-<p style="margin:16px 0 0;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.ignore, values))}</p>
+<p style="margin:16px 0 0;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
 <p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>
 </td></tr></table>
 </td></tr></table>

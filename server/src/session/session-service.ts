@@ -1,6 +1,7 @@
 import type { Config } from "../config/index.js";
 import { generateId } from "../crypto/random.js";
 import { signCookieValue, unsignCookieValue, type CookieAttributes } from "../http/cookies.js";
+import { isBanned } from "../credentials/rules.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Session, Stores, User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
@@ -41,6 +42,15 @@ export interface SessionService {
   clearSessionCookies(jar: CookieJar): void;
   /** The session token from a validly signed cookie, or null. */
   sessionTokenOf(jar: CookieJar): string | null;
+  /**
+   * Impersonation: keeps the administrator's own session aside in the signed admin_session cookie
+   * (`{token}:{their dont_remember value or empty}`, API-NOTES.md 1.5), with their session cookie's attributes.
+   */
+  setAdminSessionCookie(jar: CookieJar, adminToken: string): void;
+  /** The session kept aside by setAdminSessionCookie, or null when the cookie is absent or its signature fails. */
+  adminSessionOf(jar: CookieJar): { token: string; dontRemember: string | null } | null;
+  /** Ends impersonation: the administrator's session cookies come back in their remember-me mode, admin_session goes. */
+  restoreAdminSession(jar: CookieJar, data: SessionAndUser, dontRemember: string | null): void;
 }
 
 export function createSessionService(config: Config, stores: Stores, now: () => Date): SessionService {
@@ -123,7 +133,9 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
         clearSessionCookies(jar);
         return null;
       }
-      if (found.session.expiresAt <= t) {
+      // A banned user's sessions are deleted with the ban; one that slipped through (made while the ban was
+      // being written) dies here. A ban that has run out lets the session live.
+      if (found.session.expiresAt <= t || isBanned(found.user, t)) {
         await stores.sessions.deleteSessionByToken(token);
         clearSessionCookies(jar);
         return null;
@@ -149,6 +161,32 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
     setSessionCookies: (jar, data) => setSessionCookies(jar, data),
     clearSessionCookies,
     sessionTokenOf,
+
+    setAdminSessionCookie(jar, adminToken) {
+      const dontRemember = jar.cookie(names.dontRemember) ?? "";
+      const maxAge = isDontRemember(jar) ? undefined : expiresIn;
+      jar.setCookie(names.adminSession, signCookieValue(`${adminToken}:${dontRemember}`, config.secret), {
+        ...base,
+        maxAge,
+      });
+    },
+
+    adminSessionOf(jar) {
+      const raw = jar.cookie(names.adminSession);
+      const value = raw ? unsignCookieValue(raw, config.secret) : null;
+      if (!value) return null;
+      const colon = value.indexOf(":");
+      if (colon < 1) return null;
+      return { token: value.slice(0, colon), dontRemember: value.slice(colon + 1) || null };
+    },
+
+    restoreAdminSession(jar, data, dontRemember) {
+      const remembered = dontRemember === null || unsignCookieValue(dontRemember, config.secret) !== "true";
+      if (remembered) jar.setCookie(names.dontRemember, "", { ...base, maxAge: 0 });
+      else jar.setCookie(names.dontRemember, dontRemember!, base);
+      setSessionCookies(jar, data, !remembered);
+      jar.setCookie(names.adminSession, "", { ...base, maxAge: 0 });
+    },
   };
 }
 

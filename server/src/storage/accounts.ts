@@ -23,6 +23,12 @@ export function toAccount(row: Selectable<AccountTable>): Account {
 
 const dateOrNull = (date: Date | null | undefined) => (date ? dbDate(date) : null);
 
+/** What a provider hands out for an account, as stored (possibly encrypted by the caller). */
+export type AccountTokens = Pick<
+  Account,
+  "accessToken" | "refreshToken" | "idToken" | "accessTokenExpiresAt" | "refreshTokenExpiresAt" | "scope"
+>;
+
 export function accountStore(db: Kysely<Database>) {
   return {
     async createAccount(account: Account): Promise<Account> {
@@ -60,6 +66,56 @@ export function accountStore(db: Kysely<Database>) {
 
     async updateAccountPassword(accountId: string, password: string, now: Date): Promise<void> {
       await db.updateTable("account").set({ password, updatedAt: dbDate(now) }).where("id", "=", accountId).execute();
+    },
+
+    /** The account a provider knows by `accountId` (served by the providerId+accountId index). */
+    async findAccountByProvider(providerId: string, accountId: string): Promise<Account | null> {
+      const row = await db
+        .selectFrom("account")
+        .selectAll()
+        .where("providerId", "=", providerId)
+        .where("accountId", "=", accountId)
+        .orderBy("createdAt")
+        .executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    /** Replaces an account's provider tokens (a refresh token of null keeps none: pass the old one to keep it). */
+    async updateAccountTokens(id: string, tokens: AccountTokens, now: Date): Promise<void> {
+      await db
+        .updateTable("account")
+        .set({
+          accessToken: tokens.accessToken,
+          refreshToken: tokens.refreshToken,
+          idToken: tokens.idToken,
+          accessTokenExpiresAt: dateOrNull(tokens.accessTokenExpiresAt),
+          refreshTokenExpiresAt: dateOrNull(tokens.refreshTokenExpiresAt),
+          scope: tokens.scope,
+          updatedAt: dbDate(now),
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+
+    /**
+     * Deletes one of the user's accounts. With `keepLast`, only while the user has another account, checked in the
+     * same statement. Returns whether a row was deleted.
+     */
+    async deleteUserAccount(userId: string, id: string, opts: { keepLast: boolean }): Promise<boolean> {
+      let query = db.deleteFrom("account").where("id", "=", id).where("userId", "=", userId);
+      if (opts.keepLast) {
+        query = query.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom("account as other")
+              .select("other.id")
+              .where("other.userId", "=", userId)
+              .where("other.id", "!=", id),
+          ),
+        );
+      }
+      const result = await query.executeTakeFirst();
+      return result.numDeletedRows > 0n;
     },
   };
 }

@@ -1,7 +1,12 @@
 import type { Kysely } from "kysely";
 import { accountStore } from "./accounts.js";
+import { invitationStore } from "./invitations.js";
+import { memberStore } from "./members.js";
+import { organizationDirectoryStore } from "./organization-directory.js";
+import { organizationStore } from "./organizations.js";
 import type { Database } from "./schema.js";
 import { sessionStore } from "./sessions.js";
+import { teamStore } from "./teams.js";
 import { userStore } from "./users.js";
 import { verificationStore } from "./verifications.js";
 
@@ -16,6 +21,12 @@ export function createStores(db: Kysely<Database>) {
     sessions: sessionStore(db),
     accounts: accountStore(db),
     verifications: verificationStore(db),
+    organizations: organizationStore(db),
+    members: memberStore(db),
+    invitations: invitationStore(db),
+    teams: teamStore(db),
+    /** Every organization, for site administrators (read-only). */
+    organizationDirectory: organizationDirectoryStore(db),
   };
 }
 

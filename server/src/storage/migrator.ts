@@ -1,12 +1,16 @@
 import { Migrator, type Kysely, type Migration, type MigrationResultSet } from "kysely";
 import type { Dialect } from "./database.js";
 import * as core from "./migrations/0001-core.js";
+import * as organization from "./migrations/0002-organization.js";
+import * as admin from "./migrations/0003-admin.js";
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
 /** Versioned migrations, applied in name order; each runs once per database. */
 const MIGRATIONS: Record<string, MigrationModule> = {
   "0001-core": core,
+  "0002-organization": organization,
+  "0003-admin": admin,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {

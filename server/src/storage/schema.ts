@@ -65,11 +65,64 @@ export interface VerificationTable {
   updatedAt: DbDate;
 }
 
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  /** JSON text of a record. */
+  metadata: string | null;
+  createdAt: DbDate;
+}
+
+export interface MemberTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  /** One role or several, comma-joined ("admin,member"). */
+  role: string;
+  createdAt: DbDate;
+}
+
+export interface InvitationTable {
+  id: string;
+  organizationId: string;
+  /** Lower-case. */
+  email: string;
+  role: string | null;
+  /** Comma-joined team ids, or null. */
+  teamId: string | null;
+  status: string;
+  expiresAt: DbDate;
+  createdAt: DbDate;
+  inviterId: string;
+}
+
+export interface TeamTable {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: DbDate;
+  updatedAt: DbDate | null;
+}
+
+export interface TeamMemberTable {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: DbDate;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
+  organization: OrganizationTable;
+  member: MemberTable;
+  invitation: InvitationTable;
+  team: TeamTable;
+  teamMember: TeamMemberTable;
   /** Kysely's own bookkeeping, listed so raw reads type-check. */
   kysely_migration: { name: string; timestamp: string; id?: Generated<number> };
 }

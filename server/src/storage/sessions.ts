@@ -139,6 +139,47 @@ export function sessionStore(db: Kysely<Database>) {
       const result = await db.deleteFrom("session").where("expiresAt", "<=", dbDate(now)).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+
+    /** Sets the session's active organization and team (null clears them); false when the session is gone. */
+    async setActiveOrganization(token: string, organizationId: string | null, teamId: string | null): Promise<boolean> {
+      const result = await db
+        .updateTable("session")
+        .set({ activeOrganizationId: organizationId, activeTeamId: teamId })
+        .where("token", "=", token)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async setActiveTeam(token: string, teamId: string | null): Promise<boolean> {
+      const result = await db
+        .updateTable("session")
+        .set({ activeTeamId: teamId })
+        .where("token", "=", token)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Clears an organization (and its team) from every session that has it active: all users' when the
+     * organization is deleted, one user's when they leave or are removed (SPEC.md section 4).
+     */
+    async clearActiveOrganization(organizationId: string, userId?: string): Promise<number> {
+      let query = db
+        .updateTable("session")
+        .set({ activeOrganizationId: null, activeTeamId: null })
+        .where("activeOrganizationId", "=", organizationId);
+      if (userId) query = query.where("userId", "=", userId);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** Clears a team from every session that has it active (all users', or one user's). */
+    async clearActiveTeam(teamId: string, userId?: string): Promise<number> {
+      let query = db.updateTable("session").set({ activeTeamId: null }).where("activeTeamId", "=", teamId);
+      if (userId) query = query.where("userId", "=", userId);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
   };
 }
 

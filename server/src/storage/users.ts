@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { User } from "./models.js";
 import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "./rows.js";
 import type { Database, UserTable } from "./schema.js";
+import { searchUsers, type UserListQuery } from "./user-search.js";
 
 export function toUser(row: Selectable<UserTable>): User {
   return {
@@ -23,36 +24,86 @@ export function toUser(row: Selectable<UserTable>): User {
 }
 
 export type NewUser = Pick<User, "id" | "name" | "email" | "emailVerified" | "image" | "createdAt" | "updatedAt"> &
-  Partial<Pick<User, "username" | "displayUsername" | "role" | "lang">>;
+  Partial<Pick<User, "username" | "displayUsername" | "role" | "lang" | "banned" | "banReason" | "banExpires">>;
 
 export type UserChanges = Partial<
-  Pick<User, "name" | "image" | "email" | "emailVerified" | "username" | "displayUsername" | "role" | "lang">
+  Pick<
+    User,
+    | "name"
+    | "image"
+    | "email"
+    | "emailVerified"
+    | "username"
+    | "displayUsername"
+    | "role"
+    | "lang"
+    | "banned"
+    | "banReason"
+    | "banExpires"
+  >
 > & { updatedAt: Date };
+
+function toUserRow(user: NewUser) {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: dbBool(user.emailVerified),
+    image: user.image,
+    createdAt: dbDate(user.createdAt),
+    updatedAt: dbDate(user.updatedAt),
+    username: user.username ?? null,
+    displayUsername: user.displayUsername ?? null,
+    role: user.role ?? null,
+    banned: dbBool(user.banned ?? false),
+    banReason: user.banReason ?? null,
+    banExpires: user.banExpires ? dbDate(user.banExpires) : null,
+    lang: user.lang ?? null,
+  };
+}
+
+function newUserModel(user: NewUser): User {
+  return {
+    ...user,
+    username: user.username ?? null,
+    displayUsername: user.displayUsername ?? null,
+    role: user.role ?? null,
+    banned: user.banned ?? false,
+    banReason: user.banReason ?? null,
+    banExpires: user.banExpires ?? null,
+    lang: user.lang ?? null,
+  };
+}
 
 export function userStore(db: Kysely<Database>) {
   return {
     async createUser(user: NewUser): Promise<User> {
-      const row = {
-        id: user.id,
-        name: user.name,
-        email: user.email,
-        emailVerified: dbBool(user.emailVerified),
-        image: user.image,
-        createdAt: dbDate(user.createdAt),
-        updatedAt: dbDate(user.updatedAt),
-        username: user.username ?? null,
-        displayUsername: user.displayUsername ?? null,
-        role: user.role ?? null,
-        banned: 0,
-        lang: user.lang ?? null,
-      };
-      await db.insertInto("user").values(row).execute();
-      return { ...user, username: row.username, displayUsername: row.displayUsername, role: row.role, banned: false, banReason: null, banExpires: null, lang: row.lang };
+      await db.insertInto("user").values(toUserRow(user)).execute();
+      return newUserModel(user);
+    },
+
+    /** Bulk insert (imports, seeding), in chunks that stay under PostgreSQL's bound-parameter limit. */
+    async createUsers(users: readonly NewUser[]): Promise<void> {
+      for (let i = 0; i < users.length; i += 1000) {
+        await db.insertInto("user").values(users.slice(i, i + 1000).map(toUserRow)).execute();
+      }
     },
 
     async findUserByEmail(email: string): Promise<User | null> {
       const row = await db.selectFrom("user").selectAll().where("email", "=", email).executeTakeFirst();
       return row ? toUser(row) : null;
+    },
+
+    /** By username, which is stored and compared in lower case (pass it normalised). */
+    async findUserByUsername(username: string): Promise<User | null> {
+      const row = await db.selectFrom("user").selectAll().where("username", "=", username).executeTakeFirst();
+      return row ? toUser(row) : null;
+    },
+
+    /** A page of users and how many match in all, for the administrators' list (see user-search.ts). */
+    async listUsers(query: UserListQuery): Promise<{ users: User[]; total: number }> {
+      const { rows, total } = await searchUsers(db, query);
+      return { users: rows.map(toUser), total };
     },
 
     async findUserById(id: string): Promise<User | null> {
@@ -62,10 +113,12 @@ export function userStore(db: Kysely<Database>) {
 
     async updateUser(id: string, changes: UserChanges): Promise<User | null> {
       const values: Record<string, unknown> = { updatedAt: dbDate(changes.updatedAt) };
-      for (const key of ["name", "image", "email", "username", "displayUsername", "role", "lang"] as const) {
+      for (const key of ["name", "image", "email", "username", "displayUsername", "role", "lang", "banReason"] as const) {
         if (changes[key] !== undefined) values[key] = changes[key];
       }
       if (changes.emailVerified !== undefined) values.emailVerified = dbBool(changes.emailVerified);
+      if (changes.banned !== undefined) values.banned = dbBool(changes.banned);
+      if (changes.banExpires !== undefined) values.banExpires = changes.banExpires ? dbDate(changes.banExpires) : null;
       const row = await db.updateTable("user").set(values).where("id", "=", id).returningAll().executeTakeFirst();
       return row ? toUser(row) : null;
     },

@@ -4,8 +4,10 @@ import { APIError, MESSAGES } from "../http/errors.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "./fields.js";
 import { statusSchema } from "./public.js";
 import { toLanguage } from "../email/language.js";
+import { isUniqueViolation } from "../storage/constraint-errors.js";
+import { displayUsernameSchema, usernameChanges, usernameSchema, usernameTakenError } from "../credentials/username.js";
 
-const UPDATABLE = new Set(["name", "image", "lang"]);
+const UPDATABLE = new Set(["name", "image", "lang", "username", "displayUsername"]);
 
 export const updateUser = defineEndpoint({
   method: "POST",
@@ -16,9 +18,11 @@ export const updateUser = defineEndpoint({
     image: imageSchema.optional(),
     /** The language mail is written in: a code ("de") or SPEC.md's numeric id (6). */
     lang: z.union([z.string().max(16), z.number().int()]).optional(),
+    username: usernameSchema.optional(),
+    displayUsername: displayUsernameSchema.optional(),
   }),
   response: statusSchema,
-  summary: "Update the signed-in user's name, image and language",
+  summary: "Update the signed-in user's name, image, language and username",
   tags: ["User"],
   async handler(ctx) {
     const { runtime, body } = ctx;
@@ -29,18 +33,25 @@ export const updateUser = defineEndpoint({
         throw new APIError("BAD_REQUEST", `${key} is not allowed to be set`, { code: "FIELD_NOT_ALLOWED" });
       }
     }
-    if (body.name === undefined && body.image === undefined && body.lang === undefined) {
+    if (Object.keys(body).every((key) => body[key] === undefined)) {
       throw new APIError("BAD_REQUEST", MESSAGES.NO_FIELDS_TO_UPDATE);
     }
     const lang = body.lang === undefined ? undefined : toLanguage(body.lang);
     if (lang === null) throw new APIError("BAD_REQUEST", "Unsupported language");
     const current = ctx.session!;
-    const user = await runtime.stores.users.updateUser(current.user.id, {
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.image !== undefined ? { image: body.image } : {}),
-      ...(lang ? { lang } : {}),
-      updatedAt: runtime.now(),
-    });
+    const names = await usernameChanges(runtime, body, current.user.id);
+    const user = await runtime.stores.users
+      .updateUser(current.user.id, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.image !== undefined ? { image: body.image } : {}),
+        ...(lang ? { lang } : {}),
+        ...names,
+        updatedAt: runtime.now(),
+      })
+      .catch((error: unknown) => {
+        // Another user took the username between the check and the write.
+        throw isUniqueViolation(error) ? usernameTakenError() : error;
+      });
     if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
     runtime.sessions.setSessionCookies(ctx, { session: current.session, user });
     return { status: true };

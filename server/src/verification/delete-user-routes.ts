@@ -3,7 +3,7 @@ import { generateId } from "../crypto/random.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { createStores } from "../storage/index.js";
+import { removeUserAndData } from "../user/remove-user.js";
 import { deleteAccountIdentifier, DELETE_TOKEN_PATTERN, newDeleteToken } from "./identifiers.js";
 import { apiBase, mailUser, withQuery } from "./mail.js";
 
@@ -11,16 +11,10 @@ const deletedSchema = z.object({ success: z.boolean(), message: z.string() });
 
 const notEnabled = () => new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
 
-/** Removes the user with their sessions and accounts in one transaction, and clears the caller's cookies. */
+/** Removes the user with their sessions and accounts, and clears the caller's cookies. */
 async function deleteUserEverywhere(ctx: EndpointContext, userId: string) {
-  await ctx.runtime.database.db.transaction().execute(async (trx) => {
-    const stores = createStores(trx);
-    await stores.sessions.deleteUserSessions(userId);
-    await stores.accounts.deleteUserAccounts(userId);
-    await stores.users.deleteUser(userId);
-  });
+  await removeUserAndData(ctx.runtime, userId);
   ctx.runtime.sessions.clearSessionCookies(ctx);
-  ctx.runtime.logger.info({ userId }, "user deleted");
   return { success: true, message: MESSAGES.USER_DELETED };
 }
 

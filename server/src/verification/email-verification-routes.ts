@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clientInfo } from "../credentials/rules.js";
+import { admitUser, clientInfo } from "../credentials/rules.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
@@ -103,7 +103,9 @@ export const verifyEmail = defineEndpoint({
     if (current && current.user.id === updated.id) {
       runtime.sessions.setSessionCookies(ctx, { session: current.session, user: updated });
     } else if (runtime.config.emailVerification.autoSignInAfterVerification && result.claims.purpose === "verify-email") {
-      await runtime.sessions.createSession(ctx, updated, clientInfo(ctx));
+      // A banned user's address is verified all the same, but they are not signed in.
+      const admitted = await admitUser(runtime, updated);
+      if (admitted) await runtime.sessions.createSession(ctx, admitted, clientInfo(ctx));
     }
     if (query.callbackURL) return redirectTo(query.callbackURL);
     return { status: true, user: publicUser(updated) };

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { setCredentialPassword } from "../credentials/credential-account.js";
 import { checkNewPassword, clientInfo } from "../credentials/rules.js";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { createStores, type Stores } from "../storage/index.js";
+import { createStores } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
@@ -102,30 +103,6 @@ export const resetPasswordCallback = defineEndpoint({
     return redirectTo(withQuery(callbackURL, live ? { token } : { error: "INVALID_TOKEN" }));
   },
 });
-
-/** Sets the user's password on their credential account, creating the account when they have none. */
-export async function setCredentialPassword(stores: Stores, userId: string, hash: string, now: Date): Promise<void> {
-  const account = await stores.accounts.findCredentialAccount(userId);
-  if (account) {
-    await stores.accounts.updateAccountPassword(account.id, hash, now);
-    return;
-  }
-  await stores.accounts.createAccount({
-    id: generateId(),
-    accountId: userId,
-    providerId: "credential",
-    userId,
-    accessToken: null,
-    refreshToken: null,
-    idToken: null,
-    accessTokenExpiresAt: null,
-    refreshTokenExpiresAt: null,
-    scope: null,
-    password: hash,
-    createdAt: now,
-    updatedAt: now,
-  });
-}
 
 export const resetPassword = defineEndpoint({
   method: "POST",

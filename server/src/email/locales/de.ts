@@ -27,4 +27,10 @@ export const de: MailCatalog = {
     action: "Mein Konto löschen",
     warning: "Das kann nicht rückgängig gemacht werden: Profil, Sitzungen und verknüpfte Konten werden entfernt.",
   },
+  invitation: {
+    subject: "{inviterName} hat dich zu {organizationName} eingeladen",
+    intro: "{inviterName} ({inviterEmail}) hat dich eingeladen, der Organisation {organizationName} auf {appName} beizutreten.",
+    action: "Einladung ansehen",
+    ignore: "Wenn du diese Einladung nicht erwartet hast, kannst du diese E-Mail ignorieren.",
+  },
 };

@@ -27,4 +27,10 @@ export const en: MailCatalog = {
     action: "Delete my account",
     warning: "This cannot be undone: your profile, sessions and linked accounts will be removed.",
   },
+  invitation: {
+    subject: "{inviterName} invited you to join {organizationName}",
+    intro: "{inviterName} ({inviterEmail}) invited you to join the organization {organizationName} on {appName}.",
+    action: "View the invitation",
+    ignore: "If you were not expecting this invitation, you can safely ignore this email.",
+  },
 };

@@ -27,4 +27,10 @@ export const es: MailCatalog = {
     action: "Eliminar mi cuenta",
     warning: "No se puede deshacer: se eliminarán tu perfil, tus sesiones y tus cuentas vinculadas.",
   },
+  invitation: {
+    subject: "{inviterName} te ha invitado a unirte a {organizationName}",
+    intro: "{inviterName} ({inviterEmail}) te ha invitado a unirte a la organización {organizationName} en {appName}.",
+    action: "Ver la invitación",
+    ignore: "Si no esperabas esta invitación, puedes ignorar este correo.",
+  },
 };

@@ -27,4 +27,10 @@ export const fr: MailCatalog = {
     action: "Supprimer mon compte",
     warning: "Cette action est irréversible : votre profil, vos sessions et vos comptes liés seront supprimés.",
   },
+  invitation: {
+    subject: "{inviterName} vous invite à rejoindre {organizationName}",
+    intro: "{inviterName} ({inviterEmail}) vous invite à rejoindre l'organisation {organizationName} sur {appName}.",
+    action: "Voir l'invitation",
+    ignore: "Si vous n'attendiez pas cette invitation, vous pouvez ignorer cet e-mail.",
+  },
 };

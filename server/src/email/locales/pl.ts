@@ -27,4 +27,10 @@ export const pl: MailCatalog = {
     action: "Usuń moje konto",
     warning: "Tej operacji nie można cofnąć: profil, sesje i powiązane konta zostaną usunięte.",
   },
+  invitation: {
+    subject: "{inviterName} zaprasza Cię do organizacji {organizationName}",
+    intro: "{inviterName} ({inviterEmail}) zaprasza Cię do dołączenia do organizacji {organizationName} w {appName}.",
+    action: "Zobacz zaproszenie",
+    ignore: "Jeśli nie spodziewasz się tego zaproszenia, możesz zignorować tę wiadomość.",
+  },
 };

@@ -27,4 +27,10 @@ export const ru: MailCatalog = {
     action: "Удалить учётную запись",
     warning: "Это действие необратимо: профиль, сеансы и связанные учётные записи будут удалены.",
   },
+  invitation: {
+    subject: "{inviterName} приглашает вас в «{organizationName}»",
+    intro: "{inviterName} ({inviterEmail}) приглашает вас присоединиться к организации «{organizationName}» в {appName}.",
+    action: "Открыть приглашение",
+    ignore: "Если вы не ждали этого приглашения, просто проигнорируйте это письмо.",
+  },
 };

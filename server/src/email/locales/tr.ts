@@ -27,4 +27,10 @@ export const tr: MailCatalog = {
     action: "Hesabımı sil",
     warning: "Bu işlem geri alınamaz: profiliniz, oturumlarınız ve bağlı hesaplarınız silinecek.",
   },
+  invitation: {
+    subject: "{inviterName} sizi {organizationName} organizasyonuna davet etti",
+    intro: "{inviterName} ({inviterEmail}), sizi {appName} üzerindeki {organizationName} organizasyonuna katılmaya davet etti.",
+    action: "Daveti görüntüle",
+    ignore: "Bu daveti beklemiyorsanız bu e-postayı yok sayabilirsiniz.",
+  },
 };

@@ -23,4 +23,9 @@ export interface MailCatalog {
   /** Sent to the current address; "{newEmail}" is filled in. */
   changeEmail: MailMessage;
   deleteAccount: MailMessage & { warning: string };
+  /**
+   * An invitation to an organization; "{organizationName}", "{inviterName}" and "{inviterEmail}" are filled in.
+   * `ignore` replaces the catalog's own closing line (the recipient did not ask for an invitation).
+   */
+  invitation: MailMessage & { ignore: string };
 }

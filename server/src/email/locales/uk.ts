@@ -27,4 +27,10 @@ export const uk: MailCatalog = {
     action: "Видалити обліковий запис",
     warning: "Цю дію не можна скасувати: профіль, сеанси та пов'язані облікові записи буде видалено.",
   },
+  invitation: {
+    subject: "{inviterName} запрошує вас до «{organizationName}»",
+    intro: "{inviterName} ({inviterEmail}) запрошує вас приєднатися до організації «{organizationName}» у {appName}.",
+    action: "Переглянути запрошення",
+    ignore: "Якщо ви не очікували цього запрошення, просто проігноруйте цей лист.",
+  },
 };

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import type { EndpointContext } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import type { Runtime } from "../runtime.js";
+import type { User } from "../storage/models.js";
+import type { SessionAndUser } from "../storage/sessions.js";
+import { hasPermission, knownRoles, type Permissions } from "./access.js";
+import { ADMIN_MESSAGES } from "./messages.js";
+
+/**
+ * The caller, when their roles allow every action asked for; 403 with `refusal` otherwise. Administrator routes
+ * use auth "sensitive", so the caller's role is read from the database, never from a cookie cache.
+ */
+export function requirePermission(ctx: EndpointContext, permissions: Permissions, refusal: string): SessionAndUser {
+  const current = ctx.session!;
+  if (!hasPermission(ctx.runtime.config.admin, current.user, permissions)) throw new APIError("FORBIDDEN", refusal);
+  return current;
+}
+
+/** The user an administrator acts on; 404 User not found. */
+export async function findTargetUser(runtime: Runtime, id: string): Promise<User> {
+  const user = await runtime.stores.users.findUserById(id);
+  if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+  return user;
+}
+
+export const userIdSchema = z.string().min(1).max(256);
+
+/** A role as given to create-user, set-role and update-user: "admin", "admin,user" or ["admin", "user"]. */
+export const roleInputSchema = z.union([z.string().max(1024), z.array(z.string().max(64)).max(16)]);
+
+/** The stored role string (comma-joined, no repeats); 400 when empty or naming a role that does not exist. */
+export function toRoleString(runtime: Runtime, input: z.output<typeof roleInputSchema>): string {
+  const roles = [...new Set((Array.isArray(input) ? input : input.split(",")).map((r) => r.trim()).filter(Boolean))];
+  if (roles.length === 0) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.INVALID_ROLE_TYPE);
+  const known = knownRoles(runtime.config.admin);
+  if (!roles.every((r) => known.has(r))) {
+    throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NOT_ALLOWED_TO_SET_NON_EXISTENT_ROLE);
+  }
+  return roles.join(",");
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { admitUser, bannedUserError, clientInfo, isBanned } from "../credentials/rules.js";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError } from "../http/errors.js";
+import { publicSession, publicSessionSchema, publicUser, publicUserSchema } from "../user/public.js";
+import { hasPermission, isAdministrator } from "./access.js";
+import { findTargetUser, requirePermission, userIdSchema } from "./guard.js";
+import { ADMIN_MESSAGES } from "./messages.js";
+
+const sessionAndUser = z.object({ session: publicSessionSchema, user: publicUserSchema });
+
+/**
+ * Opens a session as another user, marked impersonatedBy and lasting admin.impersonationSessionDuration (never
+ * extended: it is a remember-me-off session). The administrator's own session is kept aside in the signed
+ * admin_session cookie and comes back with stop-impersonating.
+ */
+export const impersonateUser = defineEndpoint({
+  method: "POST",
+  path: "/admin/impersonate-user",
+  auth: "sensitive",
+  body: z.object({ userId: userIdSchema }),
+  response: sessionAndUser,
+  summary: "Act as another user for a while (their sessions list does not show it)",
+  tags: ["Admin"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const options = runtime.config.admin;
+    const admin = requirePermission(ctx, { user: ["impersonate"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_IMPERSONATE_USERS);
+    const target = await findTargetUser(runtime, body.userId);
+    if (
+      isAdministrator(options, target) &&
+      !options.allowImpersonatingAdmins &&
+      !hasPermission(options, admin.user, { user: ["impersonate-admins"] })
+    ) {
+      throw new APIError("FORBIDDEN", ADMIN_MESSAGES.YOU_CANNOT_IMPERSONATE_ADMINS);
+    }
+    const user = await admitUser(runtime, target);
+    if (!user) throw bannedUserError(runtime);
+    runtime.sessions.setAdminSessionCookie(ctx, admin.session.token);
+    const expiresAt = new Date(runtime.now().getTime() + options.impersonationSessionDuration * 1000);
+    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx), {
+      rememberMe: false,
+      overrides: { expiresAt, impersonatedBy: admin.user.id },
+    });
+    runtime.logger.info({ userId: user.id, by: admin.user.id }, "impersonation started");
+    return { session: publicSession(session), user: publicUser(user) };
+  },
+});
+
+export const stopImpersonating = defineEndpoint({
+  method: "POST",
+  path: "/admin/stop-impersonating",
+  auth: "sensitive",
+  body: z.object({}).optional(),
+  response: sessionAndUser,
+  summary: "End an impersonation and return to the administrator's own session",
+  tags: ["Admin"],
+  async handler(ctx) {
+    const { runtime } = ctx;
+    const current = ctx.session!;
+    const adminId = current.session.impersonatedBy;
+    if (!adminId) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NOT_IMPERSONATING);
+    const kept = runtime.sessions.adminSessionOf(ctx);
+    const admin = kept ? await runtime.stores.sessions.findSessionAndUser(kept.token) : null;
+    const now = runtime.now();
+    if (!kept || !admin || admin.user.id !== adminId || admin.session.expiresAt <= now || isBanned(admin.user, now)) {
+      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.FAILED_TO_FIND_ADMIN_SESSION);
+    }
+    await runtime.stores.sessions.deleteSessionByToken(current.session.token);
+    runtime.sessions.restoreAdminSession(ctx, admin, kept.dontRemember);
+    runtime.logger.info({ userId: current.user.id, by: adminId }, "impersonation stopped");
+    return { session: publicSession(admin.session), user: publicUser(admin.user) };
+  },
+});

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import type { User } from "../storage/models.js";
+import { hasPermission } from "./access.js";
+import { ADMIN_MESSAGES } from "./messages.js";
+
+/**
+ * Whether a role allows some actions. Over HTTP it always answers for the caller's own roles (userId and role
+ * are ignored, so nobody learns another user's role); in-process calls may ask about a userId or a role.
+ */
+export const userHasPermission = defineEndpoint({
+  method: "POST",
+  path: "/admin/has-permission",
+  auth: "none",
+  body: z.object({
+    userId: z.string().min(1).max(256).optional(),
+    role: z.string().min(1).max(1024).optional(),
+    permissions: z.record(z.string().max(64), z.array(z.string().max(64)).max(32)).optional(),
+  }),
+  response: z.object({ error: z.null(), success: z.boolean() }),
+  summary: "Whether the caller's roles allow every action asked for ({ resource: [actions] })",
+  tags: ["Admin"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    if (!body.permissions || Object.keys(body.permissions).length === 0) {
+      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NO_PERMISSIONS_PASSED);
+    }
+    const current = await ctx.getSession({ disableCookieCache: true });
+    let subject: Pick<User, "id" | "role"> | null = current?.user ?? null;
+    if (!ctx.server) {
+      if (!subject) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    } else if (body.role !== undefined) {
+      subject = { id: "", role: body.role };
+    } else if (body.userId !== undefined) {
+      subject = await runtime.stores.users.findUserById(body.userId);
+      if (!subject) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.PERMISSION_USER_NOT_FOUND);
+    } else if (!subject) {
+      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ID_OR_ROLE_REQUIRED);
+    }
+    return { error: null, success: hasPermission(runtime.config.admin, subject, body.permissions) };
+  },
+});

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { publicSession, publicSessionSchema } from "../user/public.js";
+import { findTargetUser, requirePermission, userIdSchema } from "./guard.js";
+import { ADMIN_MESSAGES } from "./messages.js";
+
+const successSchema = z.object({ success: z.boolean() });
+
+export const listUserSessions = defineEndpoint({
+  method: "POST",
+  path: "/admin/list-user-sessions",
+  auth: "sensitive",
+  body: z.object({ userId: userIdSchema }),
+  response: z.object({ sessions: z.array(publicSessionSchema) }),
+  summary: "A user's unexpired sessions, impersonations included",
+  tags: ["Admin"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    requirePermission(ctx, { session: ["list"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_LIST_USERS_SESSIONS);
+    const user = await findTargetUser(runtime, body.userId);
+    const sessions = await runtime.stores.sessions.listUserSessions(user.id, runtime.now());
+    return { sessions: sessions.map(publicSession) };
+  },
+});
+
+export const revokeUserSession = defineEndpoint({
+  method: "POST",
+  path: "/admin/revoke-user-session",
+  auth: "sensitive",
+  body: z.object({ sessionToken: z.string().min(1).max(256) }),
+  response: successSchema,
+  summary: "Revoke any user's session by its token",
+  tags: ["Admin"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
+    await runtime.stores.sessions.deleteSessionByToken(body.sessionToken);
+    if (body.sessionToken === admin.session.token) runtime.sessions.clearSessionCookies(ctx);
+    return { success: true };
+  },
+});
+
+export const revokeUserSessions = defineEndpoint({
+  method: "POST",
+  path: "/admin/revoke-user-sessions",
+  auth: "sensitive",
+  body: z.object({ userId: userIdSchema }),
+  response: successSchema,
+  summary: "Revoke every session of a user",
+  tags: ["Admin"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
+    await runtime.stores.sessions.deleteUserSessions(body.userId);
+    if (body.userId === admin.user.id) runtime.sessions.clearSessionCookies(ctx);
+    return { success: true };
+  },
+});

@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { insertUserWithPassword, setCredentialPassword } from "../credentials/credential-account.js";
+import { isUniqueViolation } from "../storage/constraint-errors.js";
+import { checkNewPassword } from "../credentials/rules.js";
+import { usernameTakenError } from "../credentials/username.js";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import { createStores } from "../storage/index.js";
+import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
+import { nameSchema } from "../user/fields.js";
+import { newUserRecord } from "../user/new-user.js";
+import { removeUserAndData } from "../user/remove-user.js";
+import { findTargetUser, requirePermission, roleInputSchema, toRoleString, userIdSchema } from "./guard.js";
+import { ADMIN_MESSAGES } from "./messages.js";
+import { adminUserData, checkAdminUserChanges } from "./user-changes.js";
+
+const TAGS = ["Admin"] as const;
+const userResponse = z.object({ user: publicUserSchema });
+const successSchema = z.object({ success: z.boolean() });
+
+export const createUser = defineEndpoint({
+  method: "POST",
+  path: "/admin/create-user",
+  // Checked in the handler: over HTTP a session with user:create is required; in-process calls are trusted.
+  auth: "none",
+  body: z.object({
+    email: z.string().max(1024),
+    password: z.string().min(1).max(4096).optional(),
+    name: nameSchema,
+    role: roleInputSchema.optional(),
+    data: adminUserData.optional(),
+  }),
+  response: userResponse,
+  summary: "Create a user (with a password, or none); role defaults to admin.defaultRole",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const current = await ctx.getSession({ disableCookieCache: true });
+    if (!current && !ctx.server) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    ctx.session = current;
+    if (current) requirePermission(ctx, { user: ["create"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_CREATE_USERS);
+    const changes = await checkAdminUserChanges(ctx, {
+      ...body.data,
+      email: body.email,
+      name: body.name,
+      ...(body.role !== undefined ? { role: body.role } : {}),
+    });
+    if (body.password !== undefined) checkNewPassword(runtime, body.password);
+    const hash = body.password === undefined ? null : await runtime.hasher.hash(body.password);
+    const user = newUserRecord(
+      { role: runtime.config.admin.defaultRole, ...changes, name: body.name, email: changes.email! },
+      runtime.now(),
+    );
+    await insertUserWithPassword(runtime, user, hash).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL) : error;
+    });
+    runtime.logger.info({ userId: user.id, by: current?.user.id ?? "server" }, "user created by an administrator");
+    return { user: publicUser(user) };
+  },
+});
+
+export const getUser = defineEndpoint({
+  method: "GET",
+  path: "/admin/get-user",
+  auth: "sensitive",
+  query: z.object({ id: userIdSchema }),
+  response: publicUserSchema,
+  summary: "One user by id",
+  tags: TAGS,
+  async handler(ctx) {
+    requirePermission(ctx, { user: ["get"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_GET_USER);
+    return publicUser(await findTargetUser(ctx.runtime, ctx.query.id));
+  },
+});
+
+export const adminUpdateUser = defineEndpoint({
+  method: "POST",
+  path: "/admin/update-user",
+  auth: "sensitive",
+  body: z.object({ userId: userIdSchema, data: adminUserData }),
+  response: publicUserSchema,
+  summary: "Update a user's fields (a role needs user:set-role, ban fields user:ban); banning revokes their sessions",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const admin = requirePermission(ctx, { user: ["update"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_UPDATE_USERS);
+    if (Object.keys(body.data).length === 0) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NO_DATA_TO_UPDATE);
+    const target = await findTargetUser(runtime, body.userId);
+    const changes = await checkAdminUserChanges(ctx, body.data, target.id);
+    if (changes.banned && target.id === admin.user.id) {
+      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_BAN_YOURSELF);
+    }
+    const updated = await runtime.database.db
+      .transaction()
+      .execute(async (trx) => {
+        const stores = createStores(trx);
+        const user = await stores.users.updateUser(target.id, { ...changes, updatedAt: runtime.now() });
+        if (changes.banned) await stores.sessions.deleteUserSessions(target.id);
+        return user;
+      })
+      .catch((error: unknown) => {
+        if (!isUniqueViolation(error)) throw error;
+        throw changes.username !== undefined
+          ? usernameTakenError()
+          : new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL);
+      });
+    if (!updated) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    return publicUser(updated);
+  },
+});
+
+export const setRole = defineEndpoint({
+  method: "POST",
+  path: "/admin/set-role",
+  auth: "sensitive",
+  body: z.object({ userId: userIdSchema, role: roleInputSchema }),
+  response: userResponse,
+  summary: "Set a user's site role (several may be given, stored comma-joined)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    requirePermission(ctx, { user: ["set-role"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_CHANGE_USERS_ROLE);
+    const role = toRoleString(runtime, body.role);
+    const user = await runtime.stores.users.updateUser(body.userId, { role, updatedAt: runtime.now() });
+    if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    return { user: publicUser(user) };
+  },
+});
+
+export const removeUser = defineEndpoint({
+  method: "POST",
+  path: "/admin/remove-user",
+  auth: "sensitive",
+  body: z.object({ userId: userIdSchema }),
+  response: successSchema,
+  summary: "Delete a user with their sessions and accounts",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const admin = requirePermission(ctx, { user: ["delete"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_DELETE_USERS);
+    if (body.userId === admin.user.id) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_REMOVE_YOURSELF);
+    await findTargetUser(runtime, body.userId);
+    await removeUserAndData(runtime, body.userId);
+    return { success: true };
+  },
+});
+
+export const setUserPassword = defineEndpoint({
+  method: "POST",
+  path: "/admin/set-user-password",
+  auth: "sensitive",
+  body: z.object({ userId: userIdSchema, newPassword: z.string().min(1).max(4096) }),
+  response: statusSchema,
+  summary: "Set a user's password (creating their credential account when they have none)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    requirePermission(ctx, { user: ["set-password"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_SET_USERS_PASSWORD);
+    checkNewPassword(runtime, body.newPassword);
+    const user = await findTargetUser(runtime, body.userId);
+    const hash = await runtime.hasher.hash(body.newPassword);
+    await setCredentialPassword(runtime.stores, user.id, hash, runtime.now());
+    return { status: true };
+  },
+});

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import { completeSignIn, signInResponseSchema, verifyUserPassword } from "./email-password-routes.js";
+import { normalizeUsername, USERNAME_MESSAGES, usernameSchema } from "./username.js";
+
+export const signInUsername = defineEndpoint({
+  method: "POST",
+  path: "/sign-in/username",
+  auth: "none",
+  body: z.object({
+    username: usernameSchema,
+    password: z.string().max(4096),
+    callbackURL: z.string().max(2048).optional(),
+    rememberMe: z.boolean().optional(),
+  }),
+  callbackFields: ["callbackURL"],
+  response: signInResponseSchema,
+  summary: "Sign in with username and password",
+  tags: ["Username"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    if (!runtime.config.emailAndPassword.enabled) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_PASSWORD_DISABLED);
+    const username = normalizeUsername(runtime, body.username);
+    if (body.password.length > runtime.config.emailAndPassword.maxPasswordLength) {
+      throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
+    }
+    const found = await runtime.stores.users.findUserByUsername(username);
+    const user = await verifyUserPassword(runtime, found, body.password, USERNAME_MESSAGES.INVALID_USERNAME_OR_PASSWORD);
+    return completeSignIn(ctx, user, body, USERNAME_MESSAGES.EMAIL_NOT_VERIFIED);
+  },
+});
+
+export const isUsernameAvailable = defineEndpoint({
+  method: "POST",
+  path: "/is-username-available",
+  auth: "none",
+  body: z.object({ username: usernameSchema }),
+  response: z.object({ available: z.boolean() }),
+  summary: "Whether a username is free (422 when it breaks the username rules)",
+  tags: ["Username"],
+  async handler(ctx) {
+    const username = normalizeUsername(ctx.runtime, ctx.body.username);
+    return { available: (await ctx.runtime.stores.users.findUserByUsername(username)) === null };
+  },
+});

@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { generateId } from "../crypto/random.js";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import type { Invitation, Stores } from "../storage/index.js";
+import { isValidEmail, normalizeEmail } from "../user/email-address.js";
+import { inBackground } from "../verification/background.js";
+import { can } from "./access-control.js";
+import { sendInvitationMail } from "./invitation-mail.js";
+import {
+  badRequest,
+  callerOf,
+  forbidden,
+  inTransaction,
+  isCreator,
+  organizationIdOf,
+  requireKnownRoles,
+  requireMember,
+  requireOrganization,
+  requirePermission,
+} from "./membership.js";
+import { ORG_MESSAGES } from "./messages.js";
+import { invitationSchema, publicInvitation } from "./public.js";
+import { emailInputSchema, idSchema, roleInputSchema, teamIdsInputSchema } from "./schemas.js";
+
+const TAGS = ["Organization invitations"] as const;
+
+/** Checks the teams an invitation names: teams on, each a team of the organization, each with a free seat. */
+async function requireInvitationTeams(
+  stores: Stores,
+  options: { enabled: boolean; maximumMembersPerTeam?: number | undefined },
+  organizationId: string,
+  teamIds: readonly string[],
+): Promise<void> {
+  for (const teamId of teamIds) {
+    const team = options.enabled ? await stores.teams.findTeamById(teamId) : null;
+    if (!team || team.organizationId !== organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.TEAM_NOT_FOUND);
+    const max = options.maximumMembersPerTeam;
+    if (max !== undefined && (await stores.teams.countTeamMembers(teamId)) >= max) {
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.TEAM_MEMBER_LIMIT_REACHED);
+    }
+  }
+}
+
+export const inviteMember = defineEndpoint({
+  method: "POST",
+  path: "/organization/invite-member",
+  auth: "session",
+  body: z.object({
+    email: emailInputSchema,
+    role: roleInputSchema,
+    organizationId: idSchema.optional(),
+    resend: z.boolean().optional(),
+    teamId: teamIdsInputSchema.optional(),
+  }),
+  response: invitationSchema,
+  summary: "Invite an email address to an organization and mail the invitation (owner, admin)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const options = runtime.config.organization;
+    const caller = callerOf(ctx);
+    const email = normalizeEmail(body.email);
+    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+    const organizationId = organizationIdOf(ctx, body.organizationId);
+    if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
+    const organization = await requireOrganization(runtime, organizationId);
+    const inviter = await requireMember(
+      runtime,
+      organizationId,
+      caller.user.id,
+      badRequest(ORG_MESSAGES.MEMBER_NOT_FOUND),
+    );
+    requirePermission(inviter, { invitation: ["create"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_INVITE));
+    const role = requireKnownRoles(body.role);
+    if (isCreator(runtime, role) && !isCreator(runtime, inviter.role)) {
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_INVITE_ROLE);
+    }
+    const teamIds = body.teamId === undefined ? [] : [...new Set([body.teamId].flat())];
+    await requireInvitationTeams(runtime.stores, options.teams, organizationId, teamIds);
+    if (await runtime.stores.members.findMemberByEmail(organizationId, email)) {
+      throw new APIError("BAD_REQUEST", ORG_MESSAGES.ALREADY_A_MEMBER);
+    }
+    const now = runtime.now();
+    const expiresAt = new Date(now.getTime() + options.invitationExpiresIn * 1000);
+    const invitation = await inTransaction(runtime, async (stores): Promise<Invitation> => {
+      // The lock makes the pending count and the insert one step: concurrent invites cannot overshoot the limit.
+      await stores.organizations.lockOrganization(organizationId);
+      const existing = await stores.invitations.findPendingInvitation(organizationId, email, now);
+      if (existing && body.resend) {
+        const renewed = await stores.invitations.renewInvitation(existing.id, expiresAt);
+        if (renewed) return renewed;
+      } else if (existing) {
+        if (!options.cancelPendingInvitationsOnReInvite) {
+          throw new APIError("BAD_REQUEST", ORG_MESSAGES.ALREADY_INVITED);
+        }
+        await stores.invitations.cancelPendingInvitations(organizationId, email);
+      }
+      if ((await stores.invitations.countPendingInvitations(organizationId, now)) >= options.invitationLimit) {
+        throw new APIError("FORBIDDEN", ORG_MESSAGES.INVITATION_LIMIT_REACHED);
+      }
+      return stores.invitations.createInvitation({
+        id: generateId(),
+        organizationId,
+        email,
+        role,
+        teamId: teamIds.length ? teamIds.join(",") : null,
+        status: "pending",
+        expiresAt,
+        createdAt: now,
+        inviterId: caller.user.id,
+      });
+    });
+    // The invitation stands even if the mail fails (logged); resend: true sends it again.
+    inBackground(runtime, "invitation-mail", () => sendInvitationMail(ctx, invitation, organization, caller.user));
+    return publicInvitation(invitation);
+  },
+});
+
+export const cancelInvitation = defineEndpoint({
+  method: "POST",
+  path: "/organization/cancel-invitation",
+  auth: "session",
+  body: z.object({ invitationId: idSchema }),
+  response: invitationSchema,
+  summary: "Cancel a pending invitation (owner, admin)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const caller = callerOf(ctx);
+    const notFound = badRequest(ORG_MESSAGES.INVITATION_NOT_FOUND);
+    const invitation = await runtime.stores.invitations.findInvitationById(body.invitationId);
+    if (!invitation) throw notFound();
+    // Only within the caller's own organizations: an invitation of another one is not found.
+    const member = await requireMember(runtime, invitation.organizationId, caller.user.id, notFound);
+    requirePermission(member, { invitation: ["cancel"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_CANCEL_INVITATION));
+    const canceled = await runtime.stores.invitations.settlePendingInvitation(invitation.id, "canceled", runtime.now());
+    if (!canceled) throw notFound();
+    return publicInvitation(canceled);
+  },
+});
+
+export const listInvitations = defineEndpoint({
+  method: "GET",
+  path: "/organization/list-invitations",
+  auth: "session",
+  query: z.object({ organizationId: idSchema.optional() }),
+  response: z.array(invitationSchema),
+  summary: "Every invitation of an organization, whatever its status (roles that may invite)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, query } = ctx;
+    const organizationId = organizationIdOf(ctx, query.organizationId);
+    if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ID_REQUIRED);
+    const member = await requireMember(
+      runtime,
+      organizationId,
+      callerOf(ctx).user.id,
+      forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER),
+    );
+    if (!can(member.role, "invitation", "create")) {
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_LIST_INVITATIONS);
+    }
+    const invitations = await runtime.stores.invitations.listOrganizationInvitations(organizationId);
+    // Invitations that would make someone an owner are only for owners to see.
+    const creator = isCreator(runtime, member.role);
+    return invitations.filter((i) => creator || !isCreator(runtime, i.role)).map(publicInvitation);
+  },
+});

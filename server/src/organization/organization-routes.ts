@@ -1,0 +1,368 @@
+import { z } from "zod";
+import type { OrganizationCreationRule } from "../config/options.js";
+import { generateId } from "../crypto/random.js";
+import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import { isUniqueViolation } from "../storage/constraint-errors.js";
+import type { Member, Organization, Team, User } from "../storage/index.js";
+import type { SessionAndUser } from "../storage/sessions.js";
+import { statusSchema } from "../user/public.js";
+import { can } from "./access-control.js";
+import {
+  activateOrganization,
+  badRequest,
+  callerOf,
+  findNamedOrganization,
+  forbidden,
+  inTransaction,
+  isCreator,
+  organizationIdOf,
+  reissueSession,
+  requireMember,
+  requireOrganization,
+  requirePermission,
+} from "./membership.js";
+import { ORG_MESSAGES } from "./messages.js";
+import {
+  invitationSchema,
+  memberSchema,
+  memberWithUserSchema,
+  organizationSchema,
+  publicInvitation,
+  publicMember,
+  publicMemberWithUser,
+  publicOrganization,
+  publicTeam,
+  teamSchema,
+} from "./public.js";
+import { idSchema, logoSchema, metadataSchema, organizationNameSchema, queryInt, slugSchema } from "./schemas.js";
+
+const TAGS = ["Organization"] as const;
+
+/** Metadata as stored: JSON text; null clears it, undefined leaves it as it is. */
+function storedMetadata(value: Record<string, unknown> | null | undefined): string | null | undefined {
+  return value === undefined || value === null ? value : JSON.stringify(value);
+}
+
+async function mayCreateOrganization(rule: OrganizationCreationRule, user: User): Promise<boolean> {
+  return typeof rule === "function" ? (await rule(user)) === true : rule;
+}
+
+/** Who an organization is created for: the signed-in user, or (server-side calls only) the userId given. */
+async function creatorOf(
+  ctx: EndpointContext,
+  session: SessionAndUser | null,
+  userId: string | undefined,
+): Promise<User> {
+  if (!ctx.server) {
+    if (!session) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    if (userId !== undefined && userId !== session.user.id) {
+      throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_ID_NOT_ALLOWED, { code: "FIELD_NOT_ALLOWED" });
+    }
+    return session.user;
+  }
+  if (userId === undefined) {
+    if (!session) throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_ID_OR_SESSION_REQUIRED);
+    return session.user;
+  }
+  const user = await ctx.runtime.stores.users.findUserById(userId);
+  if (!user) throw new APIError("BAD_REQUEST", MESSAGES.USER_NOT_FOUND);
+  return user;
+}
+
+export const createOrganization = defineEndpoint({
+  method: "POST",
+  path: "/organization/create",
+  // A session over HTTP; server-side calls may name the creator with userId instead (checked in the handler).
+  auth: "none",
+  body: z.object({
+    name: organizationNameSchema,
+    slug: slugSchema,
+    userId: idSchema.optional(),
+    logo: logoSchema.optional(),
+    metadata: metadataSchema.optional(),
+    keepCurrentActiveOrganization: z.boolean().optional(),
+  }),
+  response: organizationSchema.extend({ members: z.array(memberSchema) }),
+  summary: "Create an organization; its creator becomes its owner and it becomes their active one (session required)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const options = runtime.config.organization;
+    const session = await ctx.getSession();
+    const user = await creatorOf(ctx, session, body.userId);
+    if (!(await mayCreateOrganization(options.allowUserToCreateOrganization, user))) {
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_CREATE_ORGANIZATION);
+    }
+    if (
+      options.organizationLimit !== undefined &&
+      (await runtime.stores.members.countUserMemberships(user.id)) >= options.organizationLimit
+    ) {
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.ORGANIZATION_LIMIT_REACHED);
+    }
+    if (await runtime.stores.organizations.findOrganizationBySlug(body.slug)) {
+      throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ALREADY_EXISTS);
+    }
+    const now = runtime.now();
+    const organization: Organization = {
+      id: generateId(),
+      name: body.name,
+      slug: body.slug,
+      logo: body.logo ?? null,
+      metadata: storedMetadata(body.metadata) ?? null,
+      createdAt: now,
+    };
+    const member: Member = {
+      id: generateId(),
+      organizationId: organization.id,
+      userId: user.id,
+      role: options.creatorRole,
+      createdAt: now,
+    };
+    const team: Team | null =
+      options.teams.enabled && options.teams.defaultTeam.enabled
+        ? { id: generateId(), name: organization.name, organizationId: organization.id, createdAt: now, updatedAt: now }
+        : null;
+    try {
+      await inTransaction(runtime, async (stores) => {
+        await stores.organizations.createOrganization(organization);
+        await stores.members.createMember(member);
+        if (team) {
+          await stores.teams.createTeam(team);
+          await stores.teams.createTeamMember({ id: generateId(), teamId: team.id, userId: user.id, createdAt: now });
+        }
+      });
+    } catch (error) {
+      // Two creations of one slug at once: the unique index decides, the loser hears the slug is taken.
+      if (isUniqueViolation(error)) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ALREADY_EXISTS);
+      throw error;
+    }
+    runtime.logger.info({ organizationId: organization.id, userId: user.id }, "organization created");
+    if (session && session.user.id === user.id && !body.keepCurrentActiveOrganization) {
+      await activateOrganization(ctx, session, organization.id, team?.id ?? null);
+    }
+    return { ...publicOrganization(organization), members: [publicMember(member)] };
+  },
+});
+
+export const checkOrganizationSlug = defineEndpoint({
+  method: "POST",
+  path: "/organization/check-slug",
+  auth: "session",
+  body: z.object({ slug: slugSchema }),
+  response: statusSchema,
+  summary: "Whether a slug is free (400 slug is taken otherwise)",
+  tags: TAGS,
+  async handler(ctx) {
+    if (await ctx.runtime.stores.organizations.findOrganizationBySlug(ctx.body.slug)) {
+      throw new APIError("BAD_REQUEST", ORG_MESSAGES.SLUG_IS_TAKEN);
+    }
+    return { status: true };
+  },
+});
+
+export const updateOrganization = defineEndpoint({
+  method: "POST",
+  path: "/organization/update",
+  auth: "session",
+  body: z.object({
+    data: z.object({
+      name: organizationNameSchema.optional(),
+      slug: slugSchema.optional(),
+      logo: logoSchema.optional(),
+      metadata: metadataSchema.nullable().optional(),
+    }),
+    organizationId: idSchema.optional(),
+  }),
+  response: organizationSchema,
+  summary: "Update an organization's name, slug, logo or metadata (owner, admin)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const { user } = callerOf(ctx);
+    const organizationId = organizationIdOf(ctx, body.organizationId);
+    if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
+    const organization = await requireOrganization(runtime, organizationId);
+    const member = await requireMember(runtime, organization.id, user.id, badRequest(ORG_MESSAGES.NOT_A_MEMBER));
+    requirePermission(
+      member,
+      { organization: ["update"] },
+      forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_OR_DELETE_ORGANIZATION),
+    );
+    const { data } = body;
+    const slugTaken = () => new APIError("BAD_REQUEST", ORG_MESSAGES.SLUG_ALREADY_TAKEN);
+    if (data.slug !== undefined && data.slug !== organization.slug) {
+      if (await runtime.stores.organizations.findOrganizationBySlug(data.slug)) throw slugTaken();
+    }
+    const updated = await runtime.stores.organizations
+      .updateOrganization(organization.id, {
+        name: data.name,
+        slug: data.slug,
+        logo: data.logo,
+        metadata: storedMetadata(data.metadata),
+      })
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? slugTaken() : error;
+      });
+    if (!updated) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
+    return publicOrganization(updated);
+  },
+});
+
+export const deleteOrganization = defineEndpoint({
+  method: "POST",
+  path: "/organization/delete",
+  auth: "session",
+  body: z.object({ organizationId: idSchema }),
+  response: organizationSchema,
+  summary: "Delete an organization with its members, invitations and teams (owner)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    if (runtime.config.organization.disableOrganizationDeletion) {
+      throw new APIError("NOT_FOUND", ORG_MESSAGES.ORGANIZATION_DELETION_DISABLED);
+    }
+    const caller = callerOf(ctx);
+    const organization = await requireOrganization(runtime, body.organizationId);
+    const member = await requireMember(runtime, organization.id, caller.user.id, badRequest(ORG_MESSAGES.NOT_A_MEMBER));
+    requirePermission(
+      member,
+      { organization: ["delete"] },
+      forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_OR_DELETE_ORGANIZATION),
+    );
+    await inTransaction(runtime, async (stores) => {
+      // The organization's lock first, as every other multi-row change takes it, so none can deadlock this one.
+      await stores.organizations.lockOrganization(organization.id);
+      // Every session that had it active forgets it (SPEC.md section 4), in the same transaction.
+      await stores.sessions.clearActiveOrganization(organization.id);
+      await stores.organizations.deleteOrganization(organization.id);
+    });
+    runtime.logger.info({ organizationId: organization.id, userId: caller.user.id }, "organization deleted");
+    if (caller.session.activeOrganizationId === organization.id) {
+      reissueSession(ctx, caller, { activeOrganizationId: null, activeTeamId: null });
+    }
+    return publicOrganization(organization);
+  },
+});
+
+export const listOrganizations = defineEndpoint({
+  method: "GET",
+  path: "/organization/list",
+  auth: "session",
+  response: z.array(organizationSchema),
+  summary: "The organizations the signed-in user is a member of",
+  tags: TAGS,
+  async handler(ctx) {
+    const organizations = await ctx.runtime.stores.organizations.listUserOrganizations(callerOf(ctx).user.id);
+    return organizations.map(publicOrganization);
+  },
+});
+
+const organizationRefQuery = {
+  organizationId: idSchema.optional(),
+  organizationSlug: slugSchema.optional(),
+};
+
+export const getOrganization = defineEndpoint({
+  method: "GET",
+  path: "/organization/get-organization",
+  auth: "session",
+  query: z.object(organizationRefQuery),
+  response: organizationSchema.nullable(),
+  summary: "An organization by id or slug (default: the active one); null without an active organization",
+  tags: TAGS,
+  async handler(ctx) {
+    const organization = await findNamedOrganization(ctx, ctx.query);
+    if (!organization) return null;
+    await requireMember(ctx.runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.NOT_A_MEMBER));
+    return publicOrganization(organization);
+  },
+});
+
+export const getFullOrganization = defineEndpoint({
+  method: "GET",
+  path: "/organization/get-full-organization",
+  auth: "session",
+  query: z.object({ ...organizationRefQuery, membersLimit: queryInt(1, 1000).optional() }),
+  response: organizationSchema
+    .extend({
+      members: z.array(memberWithUserSchema),
+      invitations: z.array(invitationSchema),
+      teams: z.array(teamSchema.extend({ memberCount: z.number() })),
+    })
+    .nullable(),
+  summary: "An organization with its members, invitations (for roles that may invite) and teams",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, query } = ctx;
+    const organization = await findNamedOrganization(ctx, query);
+    if (!organization) return null;
+    const member = await requireMember(
+      runtime,
+      organization.id,
+      callerOf(ctx).user.id,
+      forbidden(ORG_MESSAGES.NOT_A_MEMBER),
+    );
+    const options = runtime.config.organization;
+    const [{ members }, invitations, teams] = await Promise.all([
+      runtime.stores.members.listMembers(organization.id, {
+        limit: query.membersLimit ?? Math.min(options.membershipLimit, 1000),
+        offset: 0,
+        sortBy: "createdAt",
+        sortDirection: "asc",
+      }),
+      can(member.role, "invitation", "create")
+        ? runtime.stores.invitations.listOrganizationInvitations(organization.id)
+        : Promise.resolve([]),
+      options.teams.enabled
+        ? runtime.stores.teams.listOrganizationTeamsWithCounts(organization.id)
+        : Promise.resolve([]),
+    ]);
+    // Invitations that would make someone an owner are only for owners to see.
+    const creator = isCreator(runtime, member.role);
+    return {
+      ...publicOrganization(organization),
+      members: members.map(publicMemberWithUser),
+      invitations: invitations.filter((i) => creator || !isCreator(runtime, i.role)).map(publicInvitation),
+      teams: teams.map((team) => ({ ...publicTeam(team), memberCount: team.memberCount })),
+    };
+  },
+});
+
+export const setActiveOrganization = defineEndpoint({
+  method: "POST",
+  path: "/organization/set-active",
+  auth: "session",
+  body: z.object({ organizationId: idSchema.nullable().optional(), organizationSlug: slugSchema.optional() }),
+  response: organizationSchema.nullable(),
+  summary: "Make an organization the session's active one (null clears it)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const caller = callerOf(ctx);
+    const current = caller.session.activeOrganizationId;
+    if (body.organizationId === null) {
+      await activateOrganization(ctx, caller, null, null);
+      return null;
+    }
+    let organization: Organization | null;
+    if (body.organizationId === undefined && body.organizationSlug !== undefined) {
+      organization = await runtime.stores.organizations.findOrganizationBySlug(body.organizationSlug);
+    } else {
+      const id = body.organizationId ?? current;
+      if (!id) return null;
+      organization = await runtime.stores.organizations.findOrganizationById(id);
+      if (!organization && id === current) await activateOrganization(ctx, caller, null, null);
+    }
+    if (!organization) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
+    const member = await runtime.stores.members.findMemberByUserId(organization.id, caller.user.id);
+    if (!member) {
+      if (organization.id === current) await activateOrganization(ctx, caller, null, null);
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_A_MEMBER);
+    }
+    // The active team belongs to the active organization: it is kept only when the organization stays the same.
+    const teamId = organization.id === current ? caller.session.activeTeamId : null;
+    await activateOrganization(ctx, caller, organization.id, teamId);
+    return publicOrganization(organization);
+  },
+});
