@@ -7,7 +7,7 @@ import { APIError } from "./http/errors.js";
 import { createOriginMatcher } from "./http/origin.js";
 import { runEndpoint } from "./http/pipeline.js";
 import { createLogger, type Logger } from "./logger.js";
-import { outboxMailer, smtpMailer, type Mailer } from "./email/mailer.js";
+import { outboxMailer, refusingMailer, smtpMailer, type Mailer } from "./email/mailer.js";
 import { createOAuthRuntime } from "./oauth/registry.js";
 import { ENDPOINTS, type Endpoints } from "./routes.js";
 import type { Runtime } from "./runtime.js";
@@ -89,7 +89,11 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
   const now = context.now ?? (() => new Date());
   const mailer =
     context.mailer ??
-    (config.email.smtpUrl ? smtpMailer(config.email.smtpUrl, config.email.from, logger) : outboxMailer(logger));
+    (config.email.smtpUrl
+      ? smtpMailer(config.email.smtpUrl, config.email.from, logger)
+      : config.production
+        ? refusingMailer(logger)
+        : outboxMailer(logger));
   const stores = createStores(database.db);
   const runtime: Runtime = {
     config,

@@ -69,3 +69,19 @@ export function outboxMailer(logger: Logger): Mailer {
     },
   };
 }
+
+/**
+ * Production without SMTP_URL: start-up refuses the features that need mail, and anything else that tries to
+ * mail (an organization invitation, say) fails here with a log line, never leaking its link into the logs.
+ */
+export function refusingMailer(logger: Logger): Mailer {
+  return {
+    outbox: null,
+    describe: "none (SMTP_URL not set)",
+    async send(mail) {
+      logger.error({ kind: mail.kind }, "mail not sent: no SMTP server is configured (set SMTP_URL)");
+      throw new Error("No mailer configured");
+    },
+    async close() {},
+  };
+}
