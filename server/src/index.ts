@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { resolveConfig, type Config, type GatehouseOptions } from "./config/index.js";
 import { createPasswordHasher, type PasswordHasher } from "./credentials/password.js";
 import { createHttpHandler, type ServerEnv } from "./http/app.js";
+import type { NodeFastPath } from "./http/fast-path.js";
 import type { AnyEndpoint, Endpoint } from "./http/endpoint.js";
 import { APIError } from "./http/errors.js";
 import { createOriginMatcher } from "./http/origin.js";
@@ -46,9 +47,10 @@ export interface CallInput<B = unknown, Q = unknown> {
   params?: Record<string, string>;
 }
 
-type EndpointData<E> = E extends Endpoint<infer _B, infer _Q> ? Awaited<ReturnType<E["handler"]>> : never;
-type EndpointBody<E> = E extends Endpoint<infer B, infer _Q> ? z.input<B> : never;
-type EndpointQuery<E> = E extends Endpoint<infer _B, infer Q> ? z.input<Q> : never;
+/** What a route answers, without the redirect and raw-page wrappers of its HTTP form. */
+type EndpointData<E> = E extends Endpoint<infer _B, infer _Q, infer R> ? Exclude<Awaited<R>, { __redirect: unknown }> : never;
+type EndpointBody<E> = E extends Endpoint<infer B, infer _Q, infer _R> ? z.input<B> : never;
+type EndpointQuery<E> = E extends Endpoint<infer _B, infer Q, infer _R> ? z.input<Q> : never;
 
 /** The typed server-side API: every route (server-only ones included) as an in-process call. */
 export type GatehouseApi = {
@@ -69,6 +71,8 @@ export interface Gatehouse {
   handler(request: Request): Promise<Response>;
   /** Same, with the socket's address (used by the bundled node:http server). */
   fetch(request: Request, env?: ServerEnv): Promise<Response>;
+  /** node:http shortcut for the hottest route; returns false for requests it leaves to fetch(). */
+  nodeFastPath: NodeFastPath;
   api: GatehouseApi;
   runtime: Runtime;
   /** Applies pending database migrations; returns the names applied. */
@@ -155,6 +159,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     config,
     handler: (request) => http.fetch(request),
     fetch: (request, env) => http.fetch(request, env),
+    nodeFastPath: http.nodeFastPath,
     api,
     runtime,
     migrate: () => migrateToLatest(database.db as never, database.dialect, database.schema),

@@ -1,5 +1,5 @@
-import { serve, type HttpBindings, type Http2Bindings } from "@hono/node-server";
-import type { Server } from "node:http";
+import { getRequestListener, type Http2Bindings, type HttpBindings } from "@hono/node-server";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Gatehouse } from "./index.js";
 import type { WebApp } from "./web-app.js";
@@ -18,39 +18,38 @@ const NOT_FOUND = () =>
 
 /**
  * Serves a Gatehouse over node:http, passing each socket's address on for rate limits and sessions.
- * With a web app, paths outside the API base path are the app's.
+ * GET /get-session takes the node fast path; with a web app, paths outside the API base path are the app's.
  */
 export function serveGatehouse(
-  gatehouse: Pick<Gatehouse, "fetch" | "config">,
+  gatehouse: Pick<Gatehouse, "fetch" | "config" | "nodeFastPath">,
   opts: { port: number; hostname: string; webApp?: WebApp | null },
 ): Promise<RunningServer> {
   const basePath = gatehouse.config.basePath;
   const webApp = opts.webApp ?? null;
+  const listener = getRequestListener((request: Request, env: HttpBindings | Http2Bindings) => {
+    const path = request.url.slice(request.url.indexOf("/", 8));
+    if (path.startsWith(basePath + "/") || path === basePath || !webApp) {
+      return gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
+    }
+    return webApp.serve(request) ?? NOT_FOUND();
+  });
+  const server = createServer((req, res) => {
+    if (!gatehouse.nodeFastPath(req, res)) void listener(req, res);
+  });
   return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: (request: Request, env: HttpBindings | Http2Bindings) => {
-          const path = request.url.slice(request.url.indexOf("/", 8));
-          if (path.startsWith(basePath + "/") || path === basePath || !webApp) {
-            return gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
-          }
-          return webApp.serve(request) ?? NOT_FOUND();
-        },
-        port: opts.port,
-        hostname: opts.hostname,
-      },
-      (info: AddressInfo) =>
-        resolve({
-          server: server as Server,
-          port: info.port,
-          close: () =>
-            new Promise<void>((done) => {
-              (server as Server).closeIdleConnections();
-              server.close(() => done());
-              setTimeout(() => (server as Server).closeAllConnections(), 2_000).unref();
-            }),
-        }),
-    );
     server.once("error", reject);
+    server.listen(opts.port, opts.hostname, () => {
+      server.off("error", reject);
+      resolve({
+        server,
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeIdleConnections();
+            server.close(() => done());
+            setTimeout(() => server.closeAllConnections(), 2_000).unref();
+          }),
+      });
+    });
   });
 }

@@ -110,6 +110,19 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
       expect(row).toBeNull();
     });
 
+    it("answers the same over the socket (node fast path) as through the web-standard handler", async () => {
+      const c = client();
+      await signUp(c);
+      const overSocket = await c.get("/get-session?disableRefresh=1");
+      const request = new Request(`${server.base}/get-session?disableRefresh=1`, { headers: { cookie: c.cookieHeader() } });
+      const viaHandler = await server.gatehouse.handler(request);
+      expect(viaHandler.status).toBe(200);
+      expect(viaHandler.headers.get("cache-control")).toBe("no-store");
+      expect(await viaHandler.json()).toEqual(overSocket.body);
+      const anonymous = await server.gatehouse.handler(new Request(`${server.base}/get-session`));
+      expect(await anonymous.json()).toBeNull();
+    });
+
     it("rejects query values that are not booleans", async () => {
       const res = await client().get("/get-session?disableRefresh=maybe");
       expect(res.status).toBe(400);

@@ -9,6 +9,7 @@ import { buildOpenApiDocument, renderReferencePage } from "./openapi.js";
 import { runEndpoint, type CallResult } from "./pipeline.js";
 import { VERSION } from "../version.js";
 import { createRateLimiter } from "./rate-limit.js";
+import { createGetSessionFastPath, type NodeFastPath } from "./fast-path.js";
 
 export interface ServerEnv {
   /** The client address of the socket, when served by node:http. */
@@ -64,6 +65,8 @@ export function toResponse(result: CallResult): Response {
 
 export interface HttpHandler {
   fetch(request: Request, env?: ServerEnv): Promise<Response>;
+  /** The node:http shortcut for GET /get-session (see fast-path.ts). */
+  nodeFastPath: NodeFastPath;
 }
 
 export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpoint[]): HttpHandler {
@@ -124,10 +127,11 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
   app.onError((error, c) => errorResponse(runtime, error, c.req.raw));
 
   return {
+    nodeFastPath: createGetSessionFastPath(runtime, limiter, ipHeaders, (error) => errorResponse(runtime, error)),
     async fetch(request, env = {}) {
       const ip = runtime.config.advanced.ipAddress.disableIpTracking
         ? ""
-        : clientIp(request.headers, env.remoteAddress, ipHeaders);
+        : clientIp((name) => request.headers.get(name), env.remoteAddress, ipHeaders);
       if (runtime.config.rateLimitEnabled) {
         const pathname = new URL(request.url).pathname;
         if (pathname.startsWith(basePath)) {

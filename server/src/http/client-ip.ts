@@ -5,9 +5,13 @@ import { isIPv6 } from "node:net";
  * (advanced.ipAddress.ipAddressHeaders). From a header the last entry is taken, the one the nearest
  * proxy appended; earlier entries are client-supplied and could be forged.
  */
-export function clientIp(headers: Headers, socketAddress: string | undefined, trustedHeaders: readonly string[]): string {
+export function clientIp(
+  header: (name: string) => string | null | undefined,
+  socketAddress: string | undefined,
+  trustedHeaders: readonly string[],
+): string {
   for (const name of trustedHeaders) {
-    const value = headers.get(name);
+    const value = header(name);
     if (!value) continue;
     const entries = value.split(",").map((s) => s.trim()).filter(Boolean);
     const last = entries[entries.length - 1];
@@ -18,8 +22,8 @@ export function clientIp(headers: Headers, socketAddress: string | undefined, tr
 
 /** IPv4-mapped IPv6 becomes IPv4; IPv6 is reduced to its /64, the block one subscriber usually holds. */
 export function normalizeIp(address: string): string {
-  const ip = address.replace(/^::ffff:/i, "");
-  if (!isIPv6(ip)) return ip;
+  const ip = address.startsWith("::ffff:") || address.startsWith("::FFFF:") ? address.slice(7) : address;
+  if (!ip.includes(":") || !isIPv6(ip)) return ip;
   const [head = ""] = ip.split("%");
   const parts = expandIPv6(head);
   return parts ? `${parts.slice(0, 4).join(":")}::/64` : ip;

@@ -43,7 +43,7 @@ export interface Redirect {
   status?: 302 | 303;
 }
 
-export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
+export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, R = unknown> {
   method: "GET" | "POST";
   path: string;
   body?: B;
@@ -53,18 +53,25 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   serverOnly?: boolean;
   /** Also accept application/x-www-form-urlencoded bodies (HTML form posts). */
   acceptsForm?: boolean;
+  /**
+   * Skip the origin and form-CSRF checks: for a provider posting its answer from its own site (Apple's form_post),
+   * on a route that changes nothing and only redirects to its GET form.
+   */
+  crossSitePost?: boolean;
   /** Body fields holding URLs that must be trusted callbacks (checked before the handler runs). */
   callbackFields?: readonly CallbackField[];
   /** The success answer's shape, for the OpenAPI document. */
   response?: z.ZodType;
   summary: string;
   tags: readonly string[];
-  handler(ctx: EndpointContext<z.output<B>, z.output<Q>>): Promise<unknown>;
+  handler(ctx: EndpointContext<z.output<B>, z.output<Q>>): Promise<R>;
 }
 
 export type CallbackField = "callbackURL" | "redirectTo" | "errorCallbackURL" | "newUserCallbackURL";
 
-export function defineEndpoint<B extends z.ZodType, Q extends z.ZodType>(endpoint: Endpoint<B, Q>): Endpoint<B, Q> {
+export function defineEndpoint<B extends z.ZodType, Q extends z.ZodType, R>(
+  endpoint: Endpoint<B, Q, R>,
+): Endpoint<B, Q, R> {
   return endpoint;
 }
 
@@ -86,4 +93,4 @@ export class RawResponse {
   ) {}
 }
 
-export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType>;
+export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, unknown>;

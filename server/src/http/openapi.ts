@@ -24,6 +24,7 @@ const strip = (schema: Record<string, unknown>) => {
 
 export function buildOpenApiDocument(endpoints: readonly AnyEndpoint[], basePath: string, version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set<string>();
   for (const endpoint of endpoints) {
     if (endpoint.serverOnly) continue;
     const path = endpoint.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
@@ -39,8 +40,12 @@ export function buildOpenApiDocument(endpoints: readonly AnyEndpoint[], basePath
         parameters.push({ name, in: "query", required: required.has(name), schema });
       }
     }
+    // One path may carry two methods (GET and POST /callback/{id}); operation ids must stay unique.
+    let id = operationId(endpoint);
+    if (operationIds.has(id)) id += endpoint.method[0] + endpoint.method.slice(1).toLowerCase();
+    operationIds.add(id);
     const operation: Record<string, unknown> = {
-      operationId: operationId(endpoint),
+      operationId: id,
       summary: endpoint.summary,
       tags: [...endpoint.tags],
       ...(parameters.length ? { parameters } : {}),

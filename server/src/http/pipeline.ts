@@ -132,7 +132,7 @@ function requestOrigin(call: IncomingCall): string | null {
 
 /** CSRF defences for state-changing HTTP calls (API-NOTES.md 1.9). */
 function checkOrigin(runtime: Runtime, endpoint: AnyEndpoint, call: IncomingCall): void {
-  if (call.server || endpoint.method === "GET" || runtime.config.advanced.disableOriginCheck) return;
+  if (call.server || endpoint.method === "GET" || endpoint.crossSitePost || runtime.config.advanced.disableOriginCheck) return;
   const trusted = (origin: string) =>
     runtime.origins.isTrustedOrigin(origin) || (!runtime.config.baseURL && origin === call.url.origin);
   const origin = requestOrigin(call);

@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
+import type { SessionAndUser } from "../storage/sessions.js";
 import { publicSession, publicSessionSchema, publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 
 /** Query booleans: "true"/"1"/"" mean true, "false"/"0" false; anything else is a validation error. */
 export const queryBoolean = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0", ""])])
   .transform((v) => v === true || v === "true" || v === "1" || v === "");
+
+/** The get-session answer: the session and its user, or null. */
+export function sessionAnswer(data: SessionAndUser | null) {
+  return data ? { session: publicSession(data.session), user: publicUser(data.user) } : null;
+}
 
 export const getSession = defineEndpoint({
   method: "GET",
@@ -23,7 +29,7 @@ export const getSession = defineEndpoint({
       disableCookieCache: ctx.query.disableCookieCache ?? false,
       refresh: !(ctx.query.disableRefresh ?? false),
     });
-    return data ? { session: publicSession(data.session), user: publicUser(data.user) } : null;
+    return sessionAnswer(data);
   },
 });
 

@@ -24,7 +24,20 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, sch
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
+  const result: MigrationResultSet = await withRetryOnVanishedSchema(() => migrator.migrateToLatest());
   if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
   return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/**
+ * Kysely's migrator reads the catalog of every schema; on a PostgreSQL server shared with other deployments
+ * (or test runs) a schema dropped during that read fails it with 3F000. The read is safe to repeat.
+ */
+async function withRetryOnVanishedSchema(run: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await run().catch((error: unknown) => ({ error }) as MigrationResultSet);
+    const code = (result.error as { code?: string } | undefined)?.code;
+    if (code !== "3F000" || attempt >= 5) return result;
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
 }
