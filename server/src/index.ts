@@ -98,7 +98,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
       : config.production
         ? refusingMailer(logger)
         : outboxMailer(logger));
-  const stores = createStores(database.db);
+  const stores = createStores(database.db, { preparedQuery: database.preparedQuery });
   const runtime: Runtime = {
     config,
     database,

@@ -4,6 +4,7 @@ import { invitationStore } from "./invitations.js";
 import { memberStore } from "./members.js";
 import { organizationDirectoryStore } from "./organization-directory.js";
 import { organizationStore } from "./organizations.js";
+import type { PreparedQuery } from "./database.js";
 import type { Database } from "./schema.js";
 import { sessionStore } from "./sessions.js";
 import { teamStore } from "./teams.js";
@@ -15,10 +16,10 @@ export { migrateToLatest } from "./migrator.js";
 export type * from "./models.js";
 
 /** Every repository over one connection (or one transaction: pass the transaction as db). */
-export function createStores(db: Kysely<Database>) {
+export function createStores(db: Kysely<Database>, opts: { preparedQuery?: PreparedQuery | undefined } = {}) {
   return {
     users: userStore(db),
-    sessions: sessionStore(db),
+    sessions: sessionStore(db, opts.preparedQuery),
     accounts: accountStore(db),
     verifications: verificationStore(db),
     organizations: organizationStore(db),

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Selectable } from "kysely";
 import type { Session, User } from "./models.js";
 import { dbDate, toDate } from "./rows.js";
+import type { PreparedQuery } from "./database.js";
 import type { Database, SessionTable, UserTable } from "./schema.js";
 import { toUser } from "./users.js";
 
@@ -55,7 +56,7 @@ export interface SessionAndUser {
   user: User;
 }
 
-export function sessionStore(db: Kysely<Database>) {
+export function sessionStore(db: Kysely<Database>, preparedQuery?: PreparedQuery) {
   // The one query behind every authenticated request: built once, run with a fresh parameter each time.
   const lookup = db
     .selectFrom("session as s")
@@ -80,8 +81,10 @@ export function sessionStore(db: Kysely<Database>) {
     },
 
     async findSessionAndUser(token: string): Promise<SessionAndUser | null> {
-      const result = await db.executeQuery<Record<string, never>>(CompiledQuery.raw(lookup.sql, [token]));
-      const row = result.rows[0] as Record<string, unknown> | undefined;
+      const rows = preparedQuery
+        ? await preparedQuery("gatehouse_session_lookup", lookup.sql, [token])
+        : (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(lookup.sql, [token]))).rows;
+      const row = rows[0];
       if (!row) return null;
       const session: Record<string, unknown> = {};
       const user: Record<string, unknown> = {};
