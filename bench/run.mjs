@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureHashLimit } from "./lib/hash-limit.mjs";
+import { measureHashLimit, SCRYPT } from "./lib/hash-limit.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { dropDatabase, recreateDatabase } from "./lib/pg-admin.mjs";
-import { freePort, memoryOf, settle, sleep, startServer } from "./lib/proc.mjs";
+import { cpuTimes, freePort, machineTicks, memoryOf, settle, sleep, startServer } from "./lib/proc.mjs";
 import { evaluateTargets, renderConsole, renderMarkdown, updateReadme } from "./lib/report.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -85,7 +85,6 @@ const TARGETS = {
       return {
         args: [join(ROOT, "server/dist/main.js"), "serve"],
         env: {
-          NODE_ENV: "production",
           HOST: "127.0.0.1",
           BASE_URL: `http://127.0.0.1:${port}`,
           DATABASE_URL: databaseUrl,
@@ -104,7 +103,6 @@ const TARGETS = {
       return {
         args: [join(HERE, "servers/better-auth.mjs")],
         env: {
-          NODE_ENV: "production",
           BA_DATABASE: databaseUrl,
           BA_COOKIE_CACHE: cookieCache ? "1" : "0",
           BA_SECRET: SECRET,
@@ -190,8 +188,49 @@ async function stormWithReads(storm, base, cookie) {
   return { reads, storm: await stormRun };
 }
 
+/**
+ * A load against a server, with the server's CPU time per answered request (all its threads: user and system,
+ * in microseconds). Unlike req/s, this hardly depends on how fast the load generator is.
+ */
+async function measure(server, opts) {
+  const before = cpuTimes(server.pid);
+  const machineBefore = machineTicks();
+  const driverBefore = process.cpuUsage();
+  const result = await runLoad(opts);
+  const after = cpuTimes(server.pid);
+  const machineAfter = machineTicks();
+  const driver = process.cpuUsage(driverBefore);
+  const perRequest = (ticks) => (result.ok ? Math.round((ticks * 10_000) / result.ok) : null);
+  result.serverCpuUs = { user: perRequest(after.user - before.user), system: perRequest(after.system - before.system) };
+  // Where the machine's CPU went during the load, in % of all cores: this server, this driver, and everything else
+  // (PostgreSQL included, and whatever else runs on the machine).
+  const total = machineAfter.total - machineBefore.total;
+  const pct = (ticks) => Math.round((100 * ticks) / total);
+  const serverTicks = after.user + after.system - before.user - before.system;
+  const driverTicks = (driver.user + driver.system) / 10_000;
+  result.cpuShare = {
+    server: pct(serverTicks),
+    driver: pct(driverTicks),
+    other: pct(Math.max(0, machineAfter.busy - machineBefore.busy - serverTicks - driverTicks)),
+    idle: pct(total - (machineAfter.busy - machineBefore.busy)),
+  };
+  return result;
+}
+
 const brief = (r) =>
-  `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, non-2xx ${r.non2xx}, errors ${r.errors}` : ""}`;
+  `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.serverCpuUs ? `, server CPU ${r.serverCpuUs.user} + ${r.serverCpuUs.system} µs/req` : ""}${r.cpuShare ? ` (machine: server ${r.cpuShare.server}%, driver ${r.cpuShare.driver}%, other ${r.cpuShare.other}%, idle ${r.cpuShare.idle}%)` : ""}${r.non2xx || r.errors ? `, non-2xx ${r.non2xx}, errors ${r.errors}` : ""}`;
+
+/**
+ * The password-hash limit, measured now. Other work on the machine moves it, so it is measured at the start and
+ * the end of the run and right before every sign-in and sign-up load, which are compared with the one before them.
+ */
+const hashRuns = [];
+async function hashLimit() {
+  const result = await measureHashLimit(config.hashSeconds);
+  hashRuns.push(result.hashesPerSecond);
+  log(`  password-hash limit now: ${result.hashesPerSecond} hashes/s`);
+  return result.hashesPerSecond;
+}
 
 // ---- one server on one database --------------------------------------------------------------------------
 
@@ -231,19 +270,26 @@ async function benchTarget(targetName, database) {
       if (!cookieCache) out.rssIdleMb = idle.rssMb;
 
       await runLoad(getSessionLoad(server.base, cookie, { duration: config.warmup }));
-      const gs = await runLoad(getSessionLoad(server.base, cookie));
+      const gs = await measure(server, getSessionLoad(server.base, cookie));
       log(`  get-session: ${brief(gs)}`);
       out[cookieCache ? "getSessionCached" : "getSession"] = gs;
 
       if (!cookieCache) {
         const email = `seed-${runTag}-${tag}@bench.example`;
         await settle(server.pid);
-        out.signIn = await runLoad(signInLoad(server.base, email));
+        out.hashLimitBeforeSignIn = await hashLimit();
+        out.signIn = await measure(server, signInLoad(server.base, email));
         log(`  sign-in: ${brief(out.signIn)}`);
         await settle(server.pid);
-        out.signUp = await runLoad(signUpLoad(server.base, `su-${runTag}-${tag}`));
+        out.hashLimitBeforeSignUp = await hashLimit();
+        out.signUp = await measure(server, signUpLoad(server.base, `su-${runTag}-${tag}`));
         log(`  sign-up: ${brief(out.signUp)}`);
         await settle(server.pid);
+        // The storms' get-session load alone, as their baseline: what the machine gives without a storm.
+        out.pacedAlone = await runLoad(
+          getSessionLoad(server.base, cookie, { connections: config.stormReaders, overallRate: config.stormReadRate }),
+        );
+        log(`  get-session paced, no storm: ${brief(out.pacedAlone)}`);
         out.stormSignIn = await stormWithReads(signInLoad(server.base, email), server.base, cookie);
         log(`  get-session during sign-in storm: ${brief(out.stormSignIn.reads)} (storm ${out.stormSignIn.storm.rps} req/s)`);
         await settle(server.pid);
@@ -274,7 +320,7 @@ async function benchCeiling() {
   try {
     const load = { url: server.base, path: "/", connections: config.connections };
     await runLoad({ ...load, duration: config.warmup });
-    const result = await runLoad({ ...load, duration: config.duration });
+    const result = await measure(server, { ...load, duration: config.duration });
     result.rssPeakMb = memoryOf(server.pid).hwmMb;
     return result;
   } finally {
@@ -319,11 +365,15 @@ const results = {
 
 async function main() {
   log(`parts: ${parts.join(", ")}; databases: ${databases.join(", ")}; ${config.duration} s per load`);
-  const hashRuns = [];
+  if (loadavg()[0] > availableParallelism()) {
+    log(`note: load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores: other work will move the figures`);
+  }
+  let firstHash;
   if (parts.includes("hash")) {
     log("password-hash limit (scrypt N=16384 r=16 p=1, one thread per core)");
-    hashRuns.push(await measureHashLimit(config.hashSeconds));
-    log(`  ${hashRuns[0].hashesPerSecond} hashes/s`);
+    firstHash = await measureHashLimit(config.hashSeconds);
+    hashRuns.push(firstHash.hashesPerSecond);
+    log(`  ${firstHash.hashesPerSecond} hashes/s`);
   }
   if (parts.includes("ceiling")) {
     log("ceiling: bare node:http + one SQLite primary-key select");
@@ -350,11 +400,20 @@ async function main() {
   }
   if (parts.includes("hash")) {
     log("password-hash limit, again at the end");
-    hashRuns.push(await measureHashLimit(config.hashSeconds));
-    log(`  ${hashRuns[1].hashesPerSecond} hashes/s`);
-    // The limit is what the machine can do: the better of the two measurements (the stricter target).
-    const best = hashRuns.reduce((a, b) => (b.hashesPerSecond > a.hashesPerSecond ? b : a));
-    results.hashLimit = { ...best, runs: hashRuns.map((r) => r.hashesPerSecond) };
+    const last = await measureHashLimit(config.hashSeconds);
+    hashRuns.push(last.hashesPerSecond);
+    log(`  ${last.hashesPerSecond} hashes/s`);
+  }
+  if (hashRuns.length) {
+    const sorted = [...hashRuns].sort((a, b) => a - b);
+    results.hashLimit = {
+      params: SCRYPT,
+      threads: availableParallelism(),
+      seconds: config.hashSeconds,
+      runs: hashRuns,
+      best: sorted[sorted.length - 1],
+      median: sorted[Math.floor((sorted.length - 1) / 2)],
+    };
   }
   results.machine.loadAverageAtEnd = loadavg().map((v) => Math.round(v * 100) / 100);
   results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);

@@ -20,9 +20,13 @@ export function freePort() {
  * GET readyPath answers. stdout and stderr go to logFile.
  */
 export async function startServer({ name, args, env, port, readyPath, logFile, nodeArgs = [] }) {
-  const fd = openSync(logFile, "a");
+  const fd = openSync(logFile, "w");
+  // NODE_ENV is left unset for every server: production mode would ask Gatehouse for mail settings it does
+  // not need here; both servers get their secret and base URL explicitly.
+  const childEnv = { ...process.env, ...env, PORT: String(port) };
+  delete childEnv.NODE_ENV;
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: childEnv,
     stdio: ["ignore", fd, fd, "ipc"],
   });
   closeSync(fd);
@@ -74,11 +78,16 @@ export function memoryOf(pid) {
   return { rssMb: Math.round(kb("VmRSS") / 102.4) / 10, hwmMb: Math.round(kb("VmHWM") / 102.4) / 10 };
 }
 
-/** CPU time (user + system, all threads) of a process, in clock ticks (1/100 s on Linux). */
-function cpuTicks(pid) {
+/** CPU time of a process (all its threads), in clock ticks (1/100 s on Linux): user and system. */
+export function cpuTimes(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the full line)
+  return { user: Number(fields[11]), system: Number(fields[12]) }; // utime, stime (fields 14 and 15 of the line)
+}
+
+function cpuTicks(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }
 
 /** Waits until a process is idle (under 10% of one core over 300 ms), e.g. after a load leaves hashes queued. */
@@ -91,4 +100,11 @@ export async function settle(pid, maxMs = 20_000) {
     if (now - last < 3) return;
     last = now;
   }
+}
+
+/** Busy and total CPU ticks of the whole machine (all cores), from /proc/stat. */
+export function machineTicks() {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0];
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return { busy: user + nice + system + irq + softirq + steal, total: user + nice + system + idle + iowait + irq + softirq + steal };
 }

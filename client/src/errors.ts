@@ -7,6 +7,17 @@ export interface AuthError {
   status: number;
   code: string;
   message: string;
+  /**
+   * For a VALIDATION_ERROR, what failed where: `path` names the field as "body.newPassword" or
+   * "query.token". Absent on every other error.
+   */
+  issues?: ValidationIssue[];
+}
+
+/** One failed check of a request's body or query string. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
 }
 
 /** Codes the client makes up itself, for failures the server never answered. */
@@ -21,15 +32,19 @@ export class AuthClientError extends Error implements AuthError {
   override name = "AuthClientError";
   readonly status: number;
   readonly code: string;
+  readonly issues?: ValidationIssue[];
 
   constructor(error: AuthError, options?: { cause?: unknown }) {
     super(error.message, options);
     this.status = error.status;
     this.code = error.code;
+    if (error.issues) this.issues = error.issues;
   }
 
   toJSON(): AuthError {
-    return { status: this.status, code: this.code, message: this.message };
+    const json: AuthError = { status: this.status, code: this.code, message: this.message };
+    if (this.issues) json.issues = this.issues;
+    return json;
   }
 }
 
@@ -63,7 +78,21 @@ export function errorFromAnswer(status: number, statusText: string, body: unknow
   const message = typeof fields.message === "string" && fields.message ? fields.message : statusText || `HTTP ${status}`;
   const sentCode = typeof fields.code === "string" && fields.code ? fields.code : undefined;
   const code = sentCode ?? (typeof fields.message === "string" && fields.message ? codeOfMessage(fields.message) : undefined);
-  return { status, code: code || STATUS_CODES[status] || `HTTP_${status}`, message };
+  const error: AuthError = { status, code: code || STATUS_CODES[status] || `HTTP_${status}`, message };
+  const issues = validationIssues(fields.issues);
+  if (issues) error.issues = issues;
+  return error;
+}
+
+/** The well-formed entries of a VALIDATION_ERROR's `issues`, or undefined when there are none. */
+function validationIssues(value: unknown): ValidationIssue[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const issues = value.flatMap((item: unknown): ValidationIssue[] => {
+    if (typeof item !== "object" || item === null) return [];
+    const { path, message } = item as Record<string, unknown>;
+    return typeof path === "string" && typeof message === "string" ? [{ path, message }] : [];
+  });
+  return issues.length > 0 ? issues : undefined;
 }
 
 /** The error of a call that got no answer at all. */

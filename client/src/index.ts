@@ -8,7 +8,7 @@ export {
   type ListOptions,
 } from "./client.js";
 export { createCookieJar, type CookieJar } from "./cookie-jar.js";
-export { AuthClientError, CLIENT_ERROR_CODES, type AuthError } from "./errors.js";
+export { AuthClientError, CLIENT_ERROR_CODES, type AuthError, type ValidationIssue } from "./errors.js";
 export type { CallOptions, FetchFunction, HeadersOption, Result } from "./fetcher.js";
 export type { MethodArgs, RouteMethod, RouteMethods } from "./method-tree.js";
 export { DEFAULT_CURSOR, withCursor, type Cursor } from "./paging.js";

@@ -1,8 +1,20 @@
 import { shape, type RouteTable } from "./route-spec.js";
 import type {
+  ChangeEmailBody,
+  ChangePasswordBody,
+  ChangePasswordData,
+  DeleteUserBody,
+  DeleteUserCallbackQuery,
+  DeleteUserData,
+  ForgetPasswordBody,
   GetSessionQuery,
   OkData,
+  OutboxMail,
+  RequestPasswordResetData,
+  ResetPasswordBody,
+  ResetPasswordQuery,
   RevokeSessionBody,
+  SendVerificationEmailBody,
   Session,
   SessionData,
   SignInEmailBody,
@@ -12,6 +24,8 @@ import type {
   SignUpEmailData,
   StatusData,
   UpdateUserBody,
+  VerifyEmailData,
+  VerifyEmailQuery,
 } from "./types.js";
 
 /**
@@ -31,6 +45,16 @@ export const ROUTES = {
   "/revoke-sessions": { method: "POST", data: shape<StatusData>() },
   "/revoke-other-sessions": { method: "POST", data: shape<StatusData>() },
   "/update-user": { method: "POST", body: shape<UpdateUserBody>(), data: shape<StatusData>() },
+  "/send-verification-email": { method: "POST", body: shape<SendVerificationEmailBody>(), data: shape<StatusData>() },
+  "/verify-email": { method: "GET", query: shape<VerifyEmailQuery>(), data: shape<VerifyEmailData>() },
+  "/forget-password": { method: "POST", body: shape<ForgetPasswordBody>(), data: shape<StatusData>() },
+  "/request-password-reset": { method: "POST", body: shape<ForgetPasswordBody>(), data: shape<RequestPasswordResetData>() },
+  "/reset-password": { method: "POST", body: shape<ResetPasswordBody>(), query: shape<ResetPasswordQuery>(), data: shape<StatusData>() },
+  "/change-password": { method: "POST", body: shape<ChangePasswordBody>(), data: shape<ChangePasswordData>() },
+  "/change-email": { method: "POST", body: shape<ChangeEmailBody>(), data: shape<StatusData>() },
+  "/delete-user": { method: "POST", body: shape<DeleteUserBody | void>(), data: shape<DeleteUserData>() },
+  "/delete-user/callback": { method: "GET", query: shape<DeleteUserCallbackQuery>(), data: shape<DeleteUserData>() },
+  "/dev/outbox": { method: "GET", data: shape<OutboxMail[]>() },
   "/ok": { method: "GET", data: shape<OkData>() },
 } as const satisfies RouteTable;
 

@@ -4,10 +4,23 @@ import type { Result } from "./fetcher.js";
 import type { SessionData } from "./types.js";
 
 /**
- * Calls that change who is signed in, by path prefix (SPEC.md section 7). A successful call to any of
- * them makes the session store fetch the session again.
+ * Calls that change who is signed in or what the session's user looks like, by path prefix. SPEC.md section 7
+ * names the first five; the rest end the caller's session (revoke-sessions, reset-password with revocation,
+ * delete-user), replace it (change-password with revokeOtherSessions) or change the user's email (change-email).
+ * A successful call to any of them makes the session store fetch the session again.
  */
-export const SESSION_CHANGING_PATHS = ["/sign-in", "/sign-up", "/sign-out", "/update-user", "/verify-email"] as const;
+export const SESSION_CHANGING_PATHS = [
+  "/sign-in",
+  "/sign-up",
+  "/sign-out",
+  "/update-user",
+  "/verify-email",
+  "/revoke-sessions",
+  "/reset-password",
+  "/change-password",
+  "/change-email",
+  "/delete-user",
+] as const;
 
 /** How long after a session-changing call the watcher signal fires, so its cookies are in place first. */
 export const SESSION_SIGNAL_DELAY_MS = 10;

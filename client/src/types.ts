@@ -21,6 +21,8 @@ export interface User {
   banned: boolean | null;
   banReason: string | null;
   banExpires: ISODateString | null;
+  /** The language the user's mail is written in ("de"), or null when never chosen. */
+  lang: string | null;
 }
 
 export interface Session {
@@ -96,6 +98,98 @@ export interface StatusData {
 export interface UpdateUserBody {
   name?: string;
   image?: string | null;
+  /** The language of the user's mail: one of ru, uk, en, es, de, pl, fr, tr (or SPEC.md's numeric id). */
+  lang?: string | number;
+}
+
+export interface SendVerificationEmailBody {
+  /** The address to verify; when signed in it must be the user's own, unverified address. */
+  email: string;
+  /** Where the mailed link lands after verifying; "/verify-email" by default. */
+  callbackURL?: string;
+}
+
+export interface VerifyEmailQuery {
+  token: string;
+  /** Redirect here instead of answering JSON (with `?error=…` on failure). */
+  callbackURL?: string;
+}
+
+export interface VerifyEmailData {
+  status: boolean;
+  user: User;
+}
+
+export interface ForgetPasswordBody {
+  email: string;
+  /** Where the mailed link lands, with `?token=…` or `?error=INVALID_TOKEN`; "/reset-password" by default. */
+  redirectTo?: string;
+}
+
+export interface RequestPasswordResetData {
+  status: boolean;
+  message: string;
+}
+
+export interface ResetPasswordBody {
+  newPassword: string;
+  /** The token from the reset link; it may also be sent in the query string. */
+  token?: string;
+}
+
+export interface ResetPasswordQuery {
+  token?: string;
+}
+
+export interface ChangePasswordBody {
+  currentPassword: string;
+  newPassword: string;
+  /** End every other session; the caller then gets a new session (and token). */
+  revokeOtherSessions?: boolean;
+}
+
+export interface ChangePasswordData {
+  /** The new session's token when other sessions were revoked, else null. */
+  token: string | null;
+  user: User;
+}
+
+export interface ChangeEmailBody {
+  newEmail: string;
+  /** Where the mailed link lands; the server's defaults are "/verify-email" and "/account?emailChanged=1". */
+  callbackURL?: string;
+}
+
+export interface DeleteUserBody {
+  /** Delete at once, proven by the password. */
+  password?: string;
+  /** Delete at once, proven by the token of a mailed deletion link. */
+  token?: string;
+  /** Where the mailed deletion link lands; "/account-deleted" by default. */
+  callbackURL?: string;
+}
+
+export interface DeleteUserData {
+  success: boolean;
+  /** "User deleted", or "Verification email sent" when a confirmation link was mailed instead. */
+  message: string;
+}
+
+export interface DeleteUserCallbackQuery {
+  token: string;
+  callbackURL?: string;
+}
+
+/** A message the development outbox kept (GET /dev/outbox; only without SMTP, never in production). */
+export interface OutboxMail {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Which message it is: "verification", "resetPassword", "changeEmail", "deleteAccount", … */
+  kind: string;
+  sentAt: ISODateString;
 }
 
 export interface OkData {

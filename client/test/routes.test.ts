@@ -213,7 +213,7 @@ describe("route methods against a real server", () => {
   it("types every method from the route table", () => {
     const client = createAuthClient({ baseURL: "http://127.0.0.1:1" });
     expectTypeOf(client.signIn.email).parameter(0).toEqualTypeOf<SignInEmailBody>();
-    expectTypeOf(client.updateUser).parameter(0).toEqualTypeOf<{ name?: string; image?: string | null }>();
+    expectTypeOf(client.updateUser).parameter(0).toEqualTypeOf<{ name?: string; image?: string | null; lang?: string | number }>();
     expectTypeOf<Awaited<ReturnType<typeof client.getSession>>["data"]>().toEqualTypeOf<
       { session: import("../src/index.js").Session; user: User } | null
     >();

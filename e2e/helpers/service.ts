@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createGatehouse, serveGatehouse } from "../../server/src/index.js";
+import { createServer, type AddressInfo } from "node:net";
+import { createGatehouse, serveGatehouse, type GatehouseOptions, type RunningServer } from "../../server/src/index.js";
 import { loadWebApp } from "../../server/src/web-app.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -13,32 +14,71 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+export interface ServiceOptions {
+  /** Send mail to this SMTP server (e.g. `startTestSmtp().url`); without it, mail goes to the development outbox. */
+  smtpUrl?: string;
+  /** More service options, merged over the defaults here (for example `emailAndPassword`). */
+  options?: Partial<GatehouseOptions>;
+}
+
+/** A port nobody listens on right now (the OS picks it), so the service can know its own URL before it starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
 /**
  * Starts the real service in-process on a fresh SQLite file, serving the built web app (web/dist), as a
- * deployment would. `npm test` builds the app first.
+ * deployment would, with account deletion allowed. `npm test` builds the app first. The service knows its
+ * own URL (`baseURL`), so links in mail point at it, as in production.
  */
-export async function startService(): Promise<RunningService> {
+export async function startService(settings: ServiceOptions = {}): Promise<RunningService> {
   const webApp = loadWebApp(join(REPO, "web/dist"));
   if (!webApp) throw new Error("web/dist/index.html is missing: run `npm run build -w @gatehouse/web` first");
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-e2e-"));
-  const gatehouse = createGatehouse(
-    {
-      secret: "e2e-secret-that-is-long-enough-for-production-use",
-      database: { url: "sqlite://" + join(dir, "e2e.db") },
-      logger: { level: "silent" },
-      rateLimit: { enabled: false },
-    },
-    { nodeEnv: "test" },
-  );
-  await gatehouse.migrate();
-  const running = await serveGatehouse(gatehouse, { port: 0, hostname: "127.0.0.1", webApp });
-  return {
-    url: `http://127.0.0.1:${running.port}`,
-    async close() {
-      running.server.closeAllConnections();
-      await running.close();
+  const extra = settings.options ?? {};
+
+  // Another process could take the free port before the service does; then try another one.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const gatehouse = createGatehouse(
+      {
+        ...extra,
+        baseURL: url,
+        secret: "e2e-secret-that-is-long-enough-for-production-use",
+        database: { url: "sqlite://" + join(dir, "e2e.db") },
+        logger: { level: "silent" },
+        rateLimit: { enabled: false },
+        email: { ...extra.email, ...(settings.smtpUrl ? { smtpUrl: settings.smtpUrl } : {}) },
+        user: { ...extra.user, deleteUser: { enabled: true, ...extra.user?.deleteUser } },
+      },
+      { nodeEnv: "test" },
+    );
+    await gatehouse.migrate();
+    let running: RunningServer;
+    try {
+      running = await serveGatehouse(gatehouse, { port, hostname: "127.0.0.1", webApp });
+    } catch (error) {
       await gatehouse.close();
+      if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && attempt < 5) continue;
       rmSync(dir, { recursive: true, force: true });
-    },
-  };
+      throw error;
+    }
+    return {
+      url,
+      async close() {
+        running.server.closeAllConnections();
+        await running.close();
+        await gatehouse.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
 }

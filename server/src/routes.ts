@@ -15,6 +15,10 @@ import {
   setUserPassword,
 } from "./admin/user-routes.js";
 import { error, ok } from "./http/system-routes.js";
+import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./oauth/account-routes.js";
+import { callbackOAuth, callbackOAuthPost } from "./oauth/callback-routes.js";
+import { signInSocial } from "./oauth/sign-in-routes.js";
+import { accountInfo, getAccessToken, refreshToken } from "./oauth/token-routes.js";
 import {
   acceptInvitation,
   getInvitation,
@@ -144,6 +148,15 @@ export const ENDPOINTS = {
   userHasPermission,
   adminListOrganizations,
   adminGetOrganization,
+  signInSocial,
+  callbackOAuth,
+  callbackOAuthPost,
+  listUserAccounts,
+  linkSocialAccount,
+  unlinkAccount,
+  refreshToken,
+  getAccessToken,
+  accountInfo,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

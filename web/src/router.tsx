@@ -2,12 +2,17 @@ import { createBrowserRouter } from "react-router";
 import { AppShell } from "./components/app-shell";
 import { GuestOnly } from "./components/guest-only";
 import { RequireSession } from "./components/require-session";
+import { AccountDeletedPage } from "./routes/account-deleted/account-deleted-page";
 import { AccountPage } from "./routes/account/account-page";
+import { DevOutboxPage } from "./routes/dev-outbox/dev-outbox-page";
 import { ErrorPage } from "./routes/error/error-page";
+import { ForgotPasswordPage } from "./routes/forgot-password/forgot-password-page";
 import { HomePage } from "./routes/home/home-page";
 import { NotFoundPage } from "./routes/not-found/not-found-page";
+import { ResetPasswordPage } from "./routes/reset-password/reset-password-page";
 import { SignInPage } from "./routes/sign-in/sign-in-page";
 import { SignUpPage } from "./routes/sign-up/sign-up-page";
+import { VerifyEmailPage } from "./routes/verify-email/verify-email-page";
 
 /** Every page of the app. The service answers index.html for any path outside /api/auth, so these are real URLs. */
 export const router = createBrowserRouter([
@@ -16,6 +21,7 @@ export const router = createBrowserRouter([
     children: [
       { path: "/sign-in", element: <SignInPage /> },
       { path: "/sign-up", element: <SignUpPage /> },
+      { path: "/forgot-password", element: <ForgotPasswordPage /> },
     ],
   },
   {
@@ -30,6 +36,12 @@ export const router = createBrowserRouter([
       },
     ],
   },
+  // Open to everyone: mailed links land here whether or not the visitor is signed in.
+  { path: "/verify-email", element: <VerifyEmailPage /> },
+  { path: "/reset-password", element: <ResetPasswordPage /> },
+  { path: "/account-deleted", element: <AccountDeletedPage /> },
+  // Shows only when the service keeps a development outbox (a 404 page otherwise).
+  { path: "/dev/outbox", element: <DevOutboxPage /> },
   { path: "/error", element: <ErrorPage /> },
   { path: "*", element: <NotFoundPage /> },
 ]);

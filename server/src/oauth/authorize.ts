@@ -55,6 +55,7 @@ export async function startAuthorization(
     expiresAt: runtime.now().getTime() + STATE_LIFE_SECONDS * 1000,
     requestSignUp: options.requestSignUp ?? false,
     ...(nonce ? { idTokenNonce: nonce } : {}),
+    providerId: provider.id,
   };
   try {
     await saveState(ctx, state, payload);

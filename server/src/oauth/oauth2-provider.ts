@@ -38,6 +38,28 @@ export interface ProviderSpec {
   refresh: boolean;
 }
 
+/**
+ * Re-reads a token endpoint's JSON answer through `adapt`, for providers that bend the protocol (an error sent
+ * with 200, a scope sent as an array, ...). Answers that are not JSON objects pass through untouched.
+ */
+export async function adaptTokenResponse(
+  response: Response,
+  adapt: (body: Record<string, unknown>, status: number) => { status: number; body: Record<string, unknown> },
+): Promise<Response> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    return new Response(text, { status: response.status, headers: response.headers });
+  }
+  const adapted = adapt(body as Record<string, unknown>, response.status);
+  return Response.json(adapted.body, { status: adapted.status, headers: { "cache-control": "no-store" } });
+}
+
 /** The OAuth 2.0 authorization code flow (RFC 6749 section 4.1) through oauth4webapi. Providers extend it. */
 export abstract class OAuth2Provider implements OAuthProvider {
   readonly id: string;

@@ -25,6 +25,8 @@ export const statePayloadSchema = z.object({
   requestSignUp: z.boolean().optional(),
   /** OpenID providers: the nonce the ID token must carry. */
   idTokenNonce: z.string().optional(),
+  /** The provider the flow went to: a callback on another provider's path is refused (mix-up, RFC 9207 section 1). */
+  providerId: z.string().optional(),
 });
 
 export type OAuthStatePayload = z.infer<typeof statePayloadSchema>;

@@ -2,6 +2,8 @@ import { NavLink, Outlet } from "react-router";
 import { useTranslation } from "react-i18next";
 import { Brand } from "./brand";
 import { useCurrentSession } from "./current-session";
+import { EmailVerificationBanner } from "./email-verification-banner";
+import { LanguageSwitcher } from "./language-switcher";
 import { SignOutButton } from "./sign-out-button";
 import { Avatar } from "./ui/avatar";
 import styles from "./app-shell.module.css";
@@ -27,15 +29,25 @@ export function AppShell() {
             <NavLink to="/account" className={linkClass}>
               {t("nav.account")}
             </NavLink>
+            {/* Development builds only; the page itself shows only when the service keeps an outbox. */}
+            {import.meta.env.DEV ? (
+              <NavLink to="/dev/outbox" className={linkClass}>
+                {t("app.devOutbox")}
+              </NavLink>
+            ) : null}
           </nav>
           <div className={styles.user}>
-            <Avatar name={user.name} image={user.image} size="sm" />
+            <LanguageSwitcher compact />
+            <span className={styles.avatar}>
+              <Avatar name={user.name} image={user.image} size="sm" />
+            </span>
             <span className={styles.userName}>{user.name}</span>
             <SignOutButton variant="ghost" size="sm" />
           </div>
         </div>
       </header>
       <main id="main" className={styles.main}>
+        {user.emailVerified ? null : <EmailVerificationBanner email={user.email} />}
         <Outlet />
       </main>
     </div>

@@ -2,7 +2,7 @@ import type { CustomFetchOptions } from "oauth4webapi";
 import type { SocialProviderOptions } from "../../config/social-options.js";
 import { OAuthRefusedError } from "../errors.js";
 import { requestJson } from "../http.js";
-import { OAuth2Provider } from "../oauth2-provider.js";
+import { adaptTokenResponse, OAuth2Provider } from "../oauth2-provider.js";
 import { asString, type OAuthTokens, type ProviderProfile, requireId } from "../provider.js";
 
 const AUTHORIZATION_ENDPOINT = "https://github.com/login/oauth/authorize";
@@ -42,16 +42,11 @@ export class GitHubProvider extends OAuth2Provider {
 
   protected override async fetchToken(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
     const response = await fetch(url, { ...(init as RequestInit), headers: { ...init.headers, accept: "application/json" } });
-    if (response.status !== 200) return response;
-    const text = await response.text();
-    let error = false;
-    try {
-      error = typeof (JSON.parse(text) as { error?: unknown }).error === "string";
-    } catch {
-      // not JSON: oauth4webapi reports the unreadable body
-    }
     // An OAuth error sent with 200 becomes the 400 it should have been, so it reads as "the provider said no".
-    return new Response(text, { status: error ? 400 : 200, headers: response.headers });
+    return adaptTokenResponse(response, (body, status) => ({
+      status: status === 200 && typeof body.error === "string" ? 400 : status,
+      body,
+    }));
   }
 
   async getUserProfile(tokens: OAuthTokens): Promise<ProviderProfile> {

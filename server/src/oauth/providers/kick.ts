@@ -1,6 +1,7 @@
+import type { CustomFetchOptions } from "oauth4webapi";
 import type { SocialProviderOptions } from "../../config/social-options.js";
 import { requestJson } from "../http.js";
-import { OAuth2Provider } from "../oauth2-provider.js";
+import { adaptTokenResponse, OAuth2Provider } from "../oauth2-provider.js";
 import { asRecord, asString, requireId, type OAuthTokens, type ProviderProfile } from "../provider.js";
 
 const AUTHORIZATION_ENDPOINT = "https://id.kick.com/oauth/authorize";
@@ -8,7 +9,8 @@ const TOKEN_ENDPOINT = "https://id.kick.com/oauth/token";
 const USERS_ENDPOINT = "https://api.kick.com/public/v1/users";
 
 /**
- * Kick. Quirks: PKCE is mandatory; the profile is the first entry of `data`, with `user_id` and `profile_picture`;
+ * Kick. Quirks: PKCE is mandatory; the token answer gives the access token's life as `expiry` (seconds), not
+ * `expires_in`; the profile is the first entry of `data`, with `user_id` and `profile_picture`;
  * Kick does not say whether the email was verified, so it is stored unverified.
  */
 export class KickProvider extends OAuth2Provider {
@@ -26,6 +28,14 @@ export class KickProvider extends OAuth2Provider {
       options,
       clock,
     );
+  }
+
+  protected override async fetchToken(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
+    const response = await fetch(url, init as RequestInit);
+    return adaptTokenResponse(response, (body, status) => ({
+      status,
+      body: body.expires_in === undefined && body.expiry !== undefined ? { ...body, expires_in: Number(body.expiry) } : body,
+    }));
   }
 
   async getUserProfile(tokens: OAuthTokens): Promise<ProviderProfile> {

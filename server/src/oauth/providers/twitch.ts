@@ -1,6 +1,7 @@
+import type { CustomFetchOptions } from "oauth4webapi";
 import type { SocialProviderOptions } from "../../config/social-options.js";
 import { requestJson } from "../http.js";
-import { OAuth2Provider } from "../oauth2-provider.js";
+import { adaptTokenResponse, OAuth2Provider } from "../oauth2-provider.js";
 import { asRecord, asString, type OAuthTokens, type ProviderProfile, requireId } from "../provider.js";
 
 const AUTHORIZATION_ENDPOINT = "https://id.twitch.tv/oauth2/authorize";
@@ -9,8 +10,9 @@ const USERS_ENDPOINT = "https://api.twitch.tv/helix/users";
 const ISSUER = "https://id.twitch.tv/oauth2";
 
 /**
- * Twitch (Helix API). Quirks: every Helix call needs the application's `Client-Id` header beside the token; the
- * user is `data[0]` of a list; the email field only ever holds the user's verified address.
+ * Twitch (Helix API). Quirks: the token answer lists `scope` as a JSON array (the protocol says a space-separated
+ * string); every Helix call needs the application's `Client-Id` header beside the token; the user is `data[0]` of a
+ * list; the email field only ever holds the user's verified address.
  */
 export class TwitchProvider extends OAuth2Provider {
   constructor(options: SocialProviderOptions, clock: () => Date) {
@@ -27,6 +29,14 @@ export class TwitchProvider extends OAuth2Provider {
       options,
       clock,
     );
+  }
+
+  protected override async fetchToken(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
+    const response = await fetch(url, init as RequestInit);
+    return adaptTokenResponse(response, (body, status) => ({
+      status,
+      body: Array.isArray(body.scope) ? { ...body, scope: body.scope.join(" ") } : body,
+    }));
   }
 
   async getUserProfile(tokens: OAuthTokens): Promise<ProviderProfile> {

@@ -1,7 +1,7 @@
 import type { CustomFetchOptions } from "oauth4webapi";
 import type { SocialProviderOptions } from "../../config/social-options.js";
 import { requestJson } from "../http.js";
-import { OAuth2Provider } from "../oauth2-provider.js";
+import { adaptTokenResponse, OAuth2Provider } from "../oauth2-provider.js";
 import {
   asRecord,
   asString,
@@ -46,18 +46,10 @@ export class VkProvider extends OAuth2Provider {
 
   protected override async fetchToken(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
     const response = await fetch(url, init as RequestInit);
-    if (response.status !== 200) return response;
-    const text = await response.text();
-    let body: Record<string, unknown> | null = null;
-    try {
-      body = asRecord(JSON.parse(text));
-    } catch {
-      // not JSON: oauth4webapi reports the unreadable body
-    }
-    if (body && body.access_token !== undefined && body.token_type === undefined) {
-      return Response.json({ ...body, token_type: "bearer" }, { status: 200 });
-    }
-    return new Response(text, { status: 200, headers: response.headers });
+    return adaptTokenResponse(response, (body, status) => ({
+      status,
+      body: body.access_token !== undefined && body.token_type === undefined ? { ...body, token_type: "bearer" } : body,
+    }));
   }
 
   async getUserProfile(tokens: OAuthTokens): Promise<ProviderProfile> {

@@ -3,7 +3,8 @@ import { Spinner } from "./spinner";
 import styles from "./button.module.css";
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  variant?: "primary" | "secondary" | "ghost" | "danger";
+  /** `danger` is outlined, for a first step; `destructive` is solid red, for the final, irreversible one. */
+  variant?: "primary" | "secondary" | "ghost" | "danger" | "destructive";
   size?: "md" | "sm";
   /** Disables the button and shows a spinner with `loadingText` in place of the children. */
   loading?: boolean;

@@ -1,13 +1,48 @@
 import { useEffect } from "react";
-import { useLocation } from "react-router";
+import { useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useCurrentSession } from "../../components/current-session";
 import { PageHeading } from "../../components/page-heading";
 import { SignOutButton } from "../../components/sign-out-button";
+import { Alert } from "../../components/ui/alert";
 import { Card } from "../../components/ui/card";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { useErrorSentence } from "../../lib/use-error-sentence";
+import { DeleteAccountCard } from "./delete-account-card";
+import { EmailCard } from "./email-card";
+import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 import { SessionsCard } from "./sessions-card";
 import styles from "./account-page.module.css";
+
+/**
+ * The mailed email-change links land on /account?emailChanged=1 (with `&error=…` when they failed), and so
+ * does the verification link then sent to the new address: what to say follows the user as they are now.
+ */
+function EmailChangeNotice() {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const [params] = useSearchParams();
+  const error = (params.get("error") ?? "").slice(0, 100);
+  const sentence = useErrorSentence(error);
+  if (params.get("emailChanged") !== "1") return null;
+  if (error) {
+    return (
+      <Alert variant="error" title={t("account.emailChanged.failedTitle")}>
+        {sentence}
+      </Alert>
+    );
+  }
+  return user.emailVerified ? (
+    <Alert variant="success" title={t("account.emailChanged.verifiedTitle")}>
+      {t("account.emailChanged.verified", { email: user.email })}
+    </Alert>
+  ) : (
+    <Alert variant="info" title={t("account.emailChanged.pendingTitle")}>
+      {t("account.emailChanged.pending", { email: user.email })}
+    </Alert>
+  );
+}
 
 export function AccountPage() {
   const { t } = useTranslation();
@@ -22,13 +57,17 @@ export function AccountPage() {
   return (
     <div className={styles.page}>
       <PageHeading lead={t("account.lead")}>{t("account.heading")}</PageHeading>
+      <EmailChangeNotice />
       <ProfileCard />
+      <EmailCard />
+      <PasswordCard />
       <SessionsCard id="sessions" />
       <Card
         title={t("account.signOut.heading")}
         description={t("account.signOut.description")}
         actions={<SignOutButton variant="secondary" />}
       />
+      <DeleteAccountCard />
     </div>
   );
 }

@@ -2,9 +2,10 @@ import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "../../components/auth-layout";
 import { PageHeading } from "../../components/page-heading";
+import { StatusIcon } from "../../components/status-icon";
 import { ButtonLink } from "../../components/ui/button-link";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { useErrorSentence } from "./use-error-sentence";
+import { useErrorSentence } from "../../lib/use-error-sentence";
 import styles from "./error-page.module.css";
 
 /**
@@ -21,18 +22,7 @@ export function ErrorPage() {
 
   return (
     <AuthLayout>
-      <div className={styles.icon} aria-hidden="true">
-        <svg viewBox="0 0 24 24" focusable="false">
-          <path
-            d="M12 8.5v4.25m0 3.25h.01M10.3 3.9 2.6 17.4A2 2 0 0 0 4.3 20.4h15.4a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.75"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </div>
+      <StatusIcon icon="alert" tone="danger" />
       <PageHeading align="center" lead={sentence}>
         {t("errorPage.heading")}
       </PageHeading>

@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from "react";
+import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
@@ -9,6 +10,7 @@ import { authClient } from "../../lib/auth-client";
 import { errorMessage, fieldOfError } from "../../lib/auth-errors";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
 import { looksLikeEmail } from "../../lib/validation";
+import styles from "./sign-in-form.module.css";
 
 type Field = "email" | "password";
 
@@ -22,6 +24,8 @@ export function SignInForm() {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
   const [email, setEmail] = useState("");
+  // Set when the service refused an unverified address (and mailed it a new link): an explanation, not an error.
+  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(true);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -53,9 +57,15 @@ export function SignInForm() {
     setSubmitting(true);
     setErrors({});
     setFormError(null);
+    setUnverifiedEmail(null);
     const { error } = await authClient.signIn.email({ email: email.trim(), password, rememberMe });
     if (error) {
       setSubmitting(false);
+      if (error.code === "EMAIL_NOT_VERIFIED") {
+        setUnverifiedEmail(email.trim());
+        setAttempt((n) => n + 1);
+        return;
+      }
       const field = fieldOfError(error, FIELD_OF_CODE);
       const message = errorMessage(t, error);
       return field === "form" ? fail({}, message) : fail({ [field]: message }, null);
@@ -71,6 +81,11 @@ export function SignInForm() {
       {formError ? (
         <Alert variant="error" focusable>
           {formError}
+        </Alert>
+      ) : null}
+      {unverifiedEmail ? (
+        <Alert variant="info" title={t("signIn.notVerifiedTitle")} focusable>
+          {t("signIn.notVerified", { email: unverifiedEmail })}
         </Alert>
       ) : null}
       <TextField
@@ -101,12 +116,18 @@ export function SignInForm() {
           clearError("password");
         }}
       />
-      <Checkbox
-        label={t("signIn.rememberMe")}
-        name="rememberMe"
-        checked={rememberMe}
-        onChange={(event) => setRememberMe(event.target.checked)}
-      />
+      <div className={styles.options}>
+        <Checkbox
+          label={t("signIn.rememberMe")}
+          name="rememberMe"
+          checked={rememberMe}
+          onChange={(event) => setRememberMe(event.target.checked)}
+        />
+        {/* After the checkbox, so the fields and the checkbox stay the first stops of the tab order. */}
+        <Link to="/forgot-password" state={{ email: email.trim() }} className={styles.forgot}>
+          {t("signIn.forgotPassword")}
+        </Link>
+      </div>
       <Button type="submit" fullWidth loading={submitting} loadingText={t("signIn.submitting")}>
         {t("signIn.submit")}
       </Button>

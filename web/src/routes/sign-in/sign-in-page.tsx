@@ -10,8 +10,9 @@ export function SignInPage() {
   const { t } = useTranslation();
   const location = useLocation();
   useDocumentTitle(t("signIn.title"));
-  const state = location.state as { signedOut?: unknown; from?: unknown } | null;
+  const state = location.state as { signedOut?: unknown; passwordReset?: unknown; from?: unknown } | null;
   const signedOut = state?.signedOut === true;
+  const passwordReset = state?.passwordReset === true;
 
   return (
     <AuthLayout
@@ -26,6 +27,7 @@ export function SignInPage() {
     >
       <PageHeading lead={t("signIn.lead")}>{t("signIn.heading")}</PageHeading>
       {signedOut ? <Alert variant="success">{t("signIn.signedOut")}</Alert> : null}
+      {passwordReset ? <Alert variant="success">{t("signIn.passwordReset")}</Alert> : null}
       <SignInForm />
     </AuthLayout>
   );

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { en } from "../../i18n/en";
+import { en } from "../i18n/en";
 
 type RedirectErrorCode = keyof typeof en.errorPage.codes;
 

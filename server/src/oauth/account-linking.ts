@@ -1,0 +1,135 @@
+import type { Runtime } from "../runtime.js";
+import { createStores, type User } from "../storage/index.js";
+import { isValidEmail, normalizeEmail } from "../user/email-address.js";
+import { newUserRecord } from "../user/new-user.js";
+import { newProviderAccount, storedTokens } from "./account-record.js";
+import { isPlaceholderEmail, type OAuthProvider, type OAuthTokens, type ProviderProfile } from "./provider.js";
+
+/**
+ * Why a provider sign-in did not produce a user. The text is the reason; redirects carry it with spaces as
+ * underscores (`account_not_linked`, SPEC.md section 8), ID-token sign-ins as the message of a 401.
+ */
+export type SignInFailure = "account not linked" | "signup disabled" | "unable to create user";
+
+export type SignInOutcome = { ok: true; user: User; isNewUser: boolean } | { ok: false; reason: SignInFailure };
+
+export type LinkFailure = "account_already_linked_to_different_user" | "email_does_not_match" | "unable_to_link_account";
+
+/** The provider's address, normalised, or null when it shared none (or nothing that is an address). */
+export function profileEmail(profile: ProviderProfile): string | null {
+  const email = profile.user.email ? normalizeEmail(profile.user.email) : null;
+  return email && isValidEmail(email) ? email : null;
+}
+
+/**
+ * Whether a provider account with `email` may join the existing user who has that address. Never into a user whose
+ * address was never verified: whoever registered it first (perhaps not its owner, waiting with a password) would
+ * share the account with the provider's user. Then only when the provider is trusted or says it verified the
+ * address too.
+ */
+function mayLinkByEmail(runtime: Runtime, provider: OAuthProvider, profile: ProviderProfile, existing: User): boolean {
+  const linking = runtime.config.account.accountLinking;
+  if (!linking.enabled || !existing.emailVerified || isPlaceholderEmail(existing.email)) return false;
+  return linking.trustedProviders.includes(provider.id) || profile.user.emailVerified;
+}
+
+/**
+ * Finds or creates the user for a provider sign-in (SPEC.md section 4, steps 3 and 4): the user who already has this
+ * provider account (their tokens refreshed); else the user with the same address when linking is allowed; else a new
+ * user, unless sign-up is off for the provider or (disableImplicitSignUp) the caller did not ask for it.
+ */
+export async function signInWithProfile(
+  runtime: Runtime,
+  provider: OAuthProvider,
+  profile: ProviderProfile,
+  tokens: OAuthTokens,
+  opts: { email: string; requestSignUp: boolean },
+): Promise<SignInOutcome> {
+  const { stores } = runtime;
+  const accountId = profile.user.id;
+  const now = runtime.now();
+
+  const account = await stores.accounts.findAccountByProvider(provider.id, accountId);
+  if (account) {
+    await stores.accounts.updateAccountTokens(account.id, storedTokens(runtime, provider.id, accountId, tokens), now);
+    let user = await stores.users.findUserById(account.userId);
+    if (!user) return { ok: false, reason: "unable to create user" };
+    // The provider has since verified the address the user signed up with: so do we.
+    if (!user.emailVerified && profile.user.emailVerified && user.email === opts.email) {
+      user = (await stores.users.updateUser(user.id, { emailVerified: true, updatedAt: now })) ?? user;
+    }
+    return { ok: true, user, isNewUser: false };
+  }
+
+  const existing = await stores.users.findUserByEmail(opts.email);
+  if (existing) {
+    if (!mayLinkByEmail(runtime, provider, profile, existing)) return { ok: false, reason: "account not linked" };
+    try {
+      await stores.accounts.createAccount(newProviderAccount(runtime, provider.id, accountId, existing.id, tokens));
+    } catch (error) {
+      runtime.logger.error({ provider: provider.id, err: (error as Error).message }, "account not linked");
+      return { ok: false, reason: "account not linked" };
+    }
+    return { ok: true, user: existing, isNewUser: false };
+  }
+
+  const { disableSignUp, disableImplicitSignUp } = provider.settings;
+  if (disableSignUp || (disableImplicitSignUp && !opts.requestSignUp)) return { ok: false, reason: "signup disabled" };
+  const user = newUserRecord(
+    {
+      name: profile.user.name.trim() || opts.email.split("@")[0]!,
+      email: opts.email,
+      role: runtime.config.admin.defaultRole,
+      emailVerified: profile.user.emailVerified,
+      image: profile.user.image,
+    },
+    now,
+  );
+  try {
+    await runtime.database.db.transaction().execute(async (trx) => {
+      const inTransaction = createStores(trx);
+      await inTransaction.users.createUser(user);
+      await inTransaction.accounts.createAccount(newProviderAccount(runtime, provider.id, accountId, user.id, tokens));
+    });
+  } catch (error) {
+    // A racing sign-up may have taken the address meanwhile.
+    runtime.logger.warn({ provider: provider.id, err: (error as Error).message }, "user not created from provider");
+    return { ok: false, reason: "unable to create user" };
+  }
+  runtime.logger.info({ userId: user.id, provider: provider.id }, "user signed up with a provider");
+  return { ok: true, user, isNewUser: true };
+}
+
+/**
+ * Attaches a provider account to a signed-in user (link-social). The provider account must not belong to someone
+ * else, and its address must be the user's unless `allowDifferentEmails` (providers that share no address at all
+ * are linked on the user's word: they have nothing to compare).
+ */
+export async function linkProfileToUser(
+  runtime: Runtime,
+  provider: OAuthProvider,
+  profile: ProviderProfile,
+  tokens: OAuthTokens,
+  link: { userId: string; email: string },
+): Promise<{ ok: true } | { ok: false; code: LinkFailure }> {
+  const { stores } = runtime;
+  const accountId = profile.user.id;
+  const account = await stores.accounts.findAccountByProvider(provider.id, accountId);
+  if (account && account.userId !== link.userId) return { ok: false, code: "account_already_linked_to_different_user" };
+  if (account) {
+    await stores.accounts.updateAccountTokens(account.id, storedTokens(runtime, provider.id, accountId, tokens), runtime.now());
+    return { ok: true };
+  }
+  const email = profileEmail(profile);
+  const comparable = email !== null && !isPlaceholderEmail(email);
+  if (comparable && email !== link.email && !runtime.config.account.accountLinking.allowDifferentEmails) {
+    return { ok: false, code: "email_does_not_match" };
+  }
+  try {
+    await stores.accounts.createAccount(newProviderAccount(runtime, provider.id, accountId, link.userId, tokens));
+  } catch (error) {
+    runtime.logger.error({ provider: provider.id, err: (error as Error).message }, "account not linked");
+    return { ok: false, code: "unable_to_link_account" };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,38 @@
+import { admitUser, clientInfo } from "../credentials/rules.js";
+import type { EndpointContext } from "../http/endpoint.js";
+import type { Session, User } from "../storage/index.js";
+import { profileEmail, signInWithProfile, type SignInFailure } from "./account-linking.js";
+import type { OAuthProvider, OAuthTokens, ProviderProfile } from "./provider.js";
+
+export type ProviderSignInFailure = SignInFailure | "email not found" | "banned" | "unable to create session";
+
+export type ProviderSignIn =
+  | { ok: true; user: User; session: Session; isNewUser: boolean }
+  | { ok: false; reason: ProviderSignInFailure };
+
+/**
+ * The end of every provider sign-in, redirect or ID token (SPEC.md section 4, steps 3 to 5): the user found,
+ * linked or created, refused while banned (the ban check every sign-in makes), then a session and its cookie.
+ */
+export async function completeProviderSignIn(
+  ctx: EndpointContext,
+  provider: OAuthProvider,
+  profile: ProviderProfile,
+  tokens: OAuthTokens,
+  requestSignUp: boolean,
+): Promise<ProviderSignIn> {
+  const { runtime } = ctx;
+  const email = profileEmail(profile);
+  if (!email) return { ok: false, reason: "email not found" };
+  const outcome = await signInWithProfile(runtime, provider, profile, tokens, { email, requestSignUp });
+  if (!outcome.ok) return outcome;
+  const user = await admitUser(runtime, outcome.user);
+  if (!user) return { ok: false, reason: "banned" };
+  try {
+    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx));
+    return { ok: true, user, session, isNewUser: outcome.isNewUser };
+  } catch (error) {
+    runtime.logger.error({ userId: user.id, err: (error as Error).message }, "session not created after provider sign-in");
+    return { ok: false, reason: "unable to create session" };
+  }
+}

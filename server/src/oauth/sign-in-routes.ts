@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { bannedUserError } from "../credentials/rules.js";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError, MESSAGES } from "../http/errors.js";
+import { publicUser, publicUserSchema } from "../user/public.js";
+import { startAuthorization } from "./authorize.js";
+import { idTokenBody, tokensFromIdToken, verifyPostedIdToken } from "./id-token.js";
+import { requireProvider } from "./lookup.js";
+import { completeProviderSignIn } from "./sign-in-flow.js";
+import { OAUTH_MESSAGES } from "./errors.js";
+
+const url = z.string().max(2048);
+export const scopesBody = z.array(z.string().min(1).max(256)).max(50);
+
+/** The answer of a redirect flow: where to send the browser (also in Location unless disableRedirect). */
+export const redirectAnswerSchema = z.object({ url: z.string(), redirect: z.boolean() });
+
+export const signInSocial = defineEndpoint({
+  method: "POST",
+  path: "/sign-in/social",
+  auth: "none",
+  body: z.object({
+    /** A built-in provider id (SPEC.md section 3) or the id of a configured OpenID provider. */
+    provider: z.string().min(1).max(64),
+    callbackURL: url.optional(),
+    newUserCallbackURL: url.optional(),
+    errorCallbackURL: url.optional(),
+    disableRedirect: z.boolean().optional(),
+    idToken: idTokenBody.optional(),
+    scopes: scopesBody.optional(),
+    requestSignUp: z.boolean().optional(),
+    loginHint: z.string().max(512).optional(),
+  }),
+  callbackFields: ["callbackURL", "newUserCallbackURL", "errorCallbackURL"],
+  response: z.union([
+    redirectAnswerSchema,
+    z.object({ redirect: z.literal(false), token: z.string(), url: z.string().optional(), user: publicUserSchema }),
+  ]),
+  summary: "Sign in with a social provider: the provider's authorization URL, or a session for a posted ID token",
+  tags: ["Social sign-in"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const provider = requireProvider(runtime, body.provider);
+
+    if (body.idToken) {
+      const profile = await verifyPostedIdToken(ctx, provider, body.idToken);
+      const result = await completeProviderSignIn(
+        ctx,
+        provider,
+        profile,
+        tokensFromIdToken(body.idToken, profile),
+        body.requestSignUp ?? false,
+      );
+      if (!result.ok) {
+        if (result.reason === "banned") throw bannedUserError(runtime);
+        if (result.reason === "email not found") throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.USER_EMAIL_NOT_FOUND);
+        if (result.reason === "unable to create session") throw new APIError("UNAUTHORIZED", MESSAGES.FAILED_TO_CREATE_SESSION);
+        throw new APIError("UNAUTHORIZED", result.reason);
+      }
+      return {
+        redirect: false as const,
+        token: result.session.token,
+        ...(body.callbackURL ? { url: body.callbackURL } : {}),
+        user: publicUser(result.user),
+      };
+    }
+
+    const authorizationURL = await startAuthorization(ctx, provider, {
+      callbackURL: body.callbackURL,
+      errorCallbackURL: body.errorCallbackURL,
+      newUserCallbackURL: body.newUserCallbackURL,
+      requestSignUp: body.requestSignUp,
+      scopes: body.scopes,
+      loginHint: body.loginHint,
+    });
+    const redirect = !body.disableRedirect;
+    if (redirect) ctx.setHeader("location", authorizationURL);
+    return { url: authorizationURL, redirect };
+  },
+});

@@ -1,0 +1,96 @@
+import type { User } from "@gatehouse/client";
+import { useSearchParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import { AuthLayout } from "../../components/auth-layout";
+import { LoadingScreen } from "../../components/loading-screen";
+import { PageHeading } from "../../components/page-heading";
+import { StatusIcon, type StatusIconProps } from "../../components/status-icon";
+import { ButtonLink } from "../../components/ui/button-link";
+import { authClient } from "../../lib/auth-client";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { ResendVerification } from "./resend-verification";
+import styles from "./verify-email-page.module.css";
+
+type Outcome = "verified" | "alreadyVerified" | "pending" | "expired" | "invalid" | "userNotFound" | "emailTaken" | "failed";
+
+/**
+ * What the visitor should read: the service redirects here after using a verification link, with
+ * `?error=…` when it could not. A signed-in visitor whose address is verified already is told so, whatever
+ * became of this particular (perhaps old) link.
+ */
+function outcomeOf(error: string | null, user: User | null): Outcome {
+  if (error === "user_not_found") return "userNotFound";
+  if (error === "couldnt_update_your_email") return "emailTaken";
+  if (user?.emailVerified) return error ? "alreadyVerified" : "verified";
+  if (!error) return user ? "pending" : "verified";
+  if (error === "token_expired") return "expired";
+  if (error === "invalid_token") return "invalid";
+  return "failed";
+}
+
+const ICONS: Record<Outcome, StatusIconProps> = {
+  verified: { icon: "check", tone: "success" },
+  alreadyVerified: { icon: "check", tone: "success" },
+  pending: { icon: "mail", tone: "warning" },
+  expired: { icon: "alert", tone: "warning" },
+  invalid: { icon: "alert", tone: "danger" },
+  userNotFound: { icon: "alert", tone: "danger" },
+  emailTaken: { icon: "alert", tone: "danger" },
+  failed: { icon: "alert", tone: "danger" },
+};
+
+export function VerifyEmailPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t("verifyEmail.title"));
+  const [params] = useSearchParams();
+  const { data, isPending } = authClient.useSession();
+  if (isPending) return <LoadingScreen />;
+
+  const user = data?.user ?? null;
+  const outcome = outcomeOf(params.get("error"), user);
+  const email = user?.email ?? "";
+  const texts: Record<Outcome, [heading: string, lead: string]> = {
+    verified: [t("verifyEmail.verifiedHeading"), user ? t("verifyEmail.verifiedLead") : t("verifyEmail.verifiedSignInLead")],
+    alreadyVerified: [t("verifyEmail.alreadyVerifiedHeading"), t("verifyEmail.alreadyVerifiedLead", { email })],
+    pending: [t("verifyEmail.pendingHeading"), t("verifyEmail.pendingLead", { email })],
+    expired: [t("verifyEmail.expiredHeading"), t("verifyEmail.expiredLead")],
+    invalid: [t("verifyEmail.invalidHeading"), t("verifyEmail.invalidLead")],
+    userNotFound: [t("verifyEmail.userNotFoundHeading"), t("verifyEmail.userNotFoundLead")],
+    emailTaken: [t("verifyEmail.emailTakenHeading"), t("verifyEmail.emailTakenLead")],
+    failed: [t("verifyEmail.failedHeading"), t("verifyEmail.failedLead")],
+  };
+  const [heading, lead] = texts[outcome];
+  const canResend = outcome === "pending" || outcome === "expired" || outcome === "invalid" || outcome === "failed";
+
+  return (
+    <AuthLayout>
+      <StatusIcon {...ICONS[outcome]} />
+      <PageHeading align="center" lead={lead}>
+        {heading}
+      </PageHeading>
+      {canResend ? <ResendVerification signedInEmail={user ? email : null} /> : null}
+      <div className={styles.actions}>
+        {user ? (
+          <ButtonLink to={outcome === "emailTaken" ? "/account" : "/"} variant={canResend ? "secondary" : "primary"} fullWidth>
+            {t("verifyEmail.continue")}
+          </ButtonLink>
+        ) : (
+          <>
+            {outcome === "userNotFound" ? (
+              <ButtonLink to="/sign-up" fullWidth>
+                {t("verifyEmail.createAccount")}
+              </ButtonLink>
+            ) : null}
+            <ButtonLink
+              to="/sign-in"
+              variant={canResend || outcome === "userNotFound" ? "secondary" : "primary"}
+              fullWidth
+            >
+              {outcome === "verified" ? t("common.signIn") : t("common.backToSignIn")}
+            </ButtonLink>
+          </>
+        )}
+      </div>
+    </AuthLayout>
+  );
+}
