@@ -39,13 +39,14 @@ function revive<T>(record: Record<string, unknown>): T {
   return out as T;
 }
 
-/** Returns the cached session, or null when the cookie is absent, forged, stale or for another token. */
-export function decodeCookieCache(
-  value: string,
-  sessionToken: string,
-  secret: string,
-  now: number,
-): SessionAndUser | null {
+/** A cache cookie whose signature was checked: its session, and when the cookie itself stops counting. */
+export interface VerifiedCookieCache {
+  data: SessionAndUser;
+  expiresAt: number;
+}
+
+/** Parses a cache cookie and checks its signature and version; null when it is malformed or forged. */
+export function verifyCookieCache(value: string, secret: string): VerifiedCookieCache | null {
   let payload: CachedPayload;
   try {
     payload = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as CachedPayload;
@@ -57,9 +58,13 @@ export function decodeCookieCache(
   if (!inner || typeof inner !== "object" || typeof expiresAt !== "number") return null;
   const expected = hmacBase64Url(secret, JSON.stringify({ ...inner, expiresAt }));
   if (!safeEqual(expected, payload.signature)) return null;
-  if (expiresAt <= now || inner.version !== COOKIE_CACHE_VERSION) return null;
-  if (!inner.session || inner.session.token !== sessionToken) return null;
+  if (inner.version !== COOKIE_CACHE_VERSION || !inner.session || typeof inner.session !== "object") return null;
   const session = revive<SessionAndUser["session"]>(inner.session);
-  if (!(session.expiresAt instanceof Date) || session.expiresAt.getTime() <= now) return null;
-  return { session, user: revive<SessionAndUser["user"]>({ lang: null, ...inner.user }) };
+  if (!(session.expiresAt instanceof Date)) return null;
+  return { data: { session, user: revive<SessionAndUser["user"]>({ lang: null, ...inner.user }) }, expiresAt };
+}
+
+/** Whether a verified cache still answers for this session token at this time. */
+export function cacheStillValid(cache: VerifiedCookieCache, sessionToken: string, now: number): boolean {
+  return cache.expiresAt > now && cache.data.session.token === sessionToken && cache.data.session.expiresAt.getTime() > now;
 }

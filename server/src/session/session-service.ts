@@ -5,7 +5,13 @@ import { isBanned } from "../credentials/rules.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Session, Stores, User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
-import { decodeCookieCache, encodeCookieCache, MAX_COOKIE_CACHE_LENGTH } from "./cookie-cache.js";
+import {
+  cacheStillValid,
+  encodeCookieCache,
+  MAX_COOKIE_CACHE_LENGTH,
+  verifyCookieCache,
+  type VerifiedCookieCache,
+} from "./cookie-cache.js";
 
 /** The part of a request a session operation needs: read and write cookies, know the client. */
 export interface CookieJar {
@@ -83,9 +89,22 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
     }
   };
 
+  // Signed cookie values already checked, so a browser's repeated requests skip the HMAC. Only values whose
+  // signature matched are kept; the map is bounded and starts over when full.
+  const verifiedTokens = new Map<string, string>();
+  // Likewise for cache cookies: the parsed, signature-checked payload, re-checked for time and token on use.
+  const verifiedCaches = new Map<string, VerifiedCookieCache>();
   const sessionTokenOf = (jar: CookieJar): string | null => {
     const raw = jar.cookie(names.sessionToken);
-    return raw ? unsignCookieValue(raw, config.secret) : null;
+    if (!raw) return null;
+    const known = verifiedTokens.get(raw);
+    if (known !== undefined) return known;
+    const token = unsignCookieValue(raw, config.secret);
+    if (token !== null) {
+      if (verifiedTokens.size >= 10_000) verifiedTokens.clear();
+      verifiedTokens.set(raw, token);
+    }
+    return token;
   };
 
   return {
@@ -123,8 +142,15 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
       if (cookieCache.enabled && !opts.disableCookieCache) {
         const cached = jar.cookie(names.sessionData);
         if (cached) {
-          const data = decodeCookieCache(cached, token, config.secret, t.getTime());
-          if (data) return data;
+          let verified: VerifiedCookieCache | null | undefined = verifiedCaches.get(cached);
+          if (verified === undefined) {
+            verified = verifyCookieCache(cached, config.secret);
+            if (verified) {
+              if (verifiedCaches.size >= 10_000) verifiedCaches.clear();
+              verifiedCaches.set(cached, verified);
+            }
+          }
+          if (verified && cacheStillValid(verified, token, t.getTime())) return verified.data;
           jar.setCookie(names.sessionData, "", { ...base, maxAge: 0 }); // forged or stale: drop it
         }
       }
