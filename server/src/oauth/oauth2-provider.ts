@@ -139,12 +139,12 @@ export abstract class OAuth2Provider implements OAuthProvider {
       headers: { "user-agent": USER_AGENT },
       [oauth.allowInsecureRequests]: url !== undefined && isLoopbackHttp(url),
       [oauth.customFetch]: (input: string, init: oauth.CustomFetchOptions<"GET" | "POST", unknown>) =>
-        this.fetchToken(input, init),
+        this.protocolFetch(input, init),
     };
   }
 
-  /** The fetch used toward the token (and discovery) endpoints; a provider with a non-standard answer adapts it. */
-  protected fetchToken(url: string, init: oauth.CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
+  /** The fetch behind every oauth4webapi call (token, discovery, userinfo, JWKS); a provider that bends the protocol adapts it. */
+  protected protocolFetch(url: string, init: oauth.CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
     return fetch(url, init as RequestInit);
   }
 

@@ -109,8 +109,11 @@ export async function startFakeProviders(fixtures: readonly ProviderFixture[]): 
   const checkClientAuth = (fixture: ProviderFixture, req: ProviderRequest): string | null => {
     const id = clientIdOf(fixture.id);
     if (fixture.clientAuth === "basic") {
-      const expected = `Basic ${Buffer.from(`${id}:${CLIENT_SECRET}`).toString("base64")}`;
-      return req.headers.authorization === expected ? null : "token: expected HTTP Basic client authentication";
+      // RFC 6749 section 2.3.1: both parts are form-encoded before they are joined and base64-encoded.
+      const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+      const [user = "", password = ""] = Buffer.from(basic, "base64").toString("utf8").split(":");
+      const decode = (v: string) => decodeURIComponent(v.replace(/\+/g, " "));
+      return decode(user) === id && decode(password) === CLIENT_SECRET ? null : "token: expected HTTP Basic client authentication";
     }
     const key = fixture.clientAuth === "tiktok" ? "client_key" : "client_id";
     if (req.form.get(key) !== id || req.form.get("client_secret") !== CLIENT_SECRET) {

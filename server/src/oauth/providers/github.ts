@@ -40,7 +40,7 @@ export class GitHubProvider extends OAuth2Provider {
     );
   }
 
-  protected override async fetchToken(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
+  protected override async protocolFetch(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
     const response = await fetch(url, { ...(init as RequestInit), headers: { ...init.headers, accept: "application/json" } });
     // An OAuth error sent with 200 becomes the 400 it should have been, so it reads as "the provider said no".
     return adaptTokenResponse(response, (body, status) => ({

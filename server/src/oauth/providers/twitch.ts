@@ -31,7 +31,7 @@ export class TwitchProvider extends OAuth2Provider {
     );
   }
 
-  protected override async fetchToken(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
+  protected override async protocolFetch(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
     const response = await fetch(url, init as RequestInit);
     return adaptTokenResponse(response, (body, status) => ({
       status,

@@ -44,7 +44,7 @@ export class VkProvider extends OAuth2Provider {
     return { ...(input.deviceId ? { device_id: input.deviceId } : {}), state: input.state };
   }
 
-  protected override async fetchToken(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
+  protected override async protocolFetch(url: string, init: CustomFetchOptions<"GET" | "POST", unknown>): Promise<Response> {
     const response = await fetch(url, init as RequestInit);
     return adaptTokenResponse(response, (body, status) => ({
       status,
