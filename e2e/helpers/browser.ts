@@ -35,8 +35,12 @@ export async function screenshotBothSizes(page: Page, name: string): Promise<voi
   mkdirSync(ARTIFACTS, { recursive: true });
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
-    // Let layout settle and any focus ring or transition finish before the picture.
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    // From the top (a sticky header would otherwise be drawn mid-page), once layout has settled and any
+    // focus ring or transition has finished.
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    });
     await page.screenshot({ path: join(ARTIFACTS, `${name}-${size}.png`), fullPage: true, animations: "disabled" });
   }
   await page.setViewportSize(VIEWPORTS.desktop);

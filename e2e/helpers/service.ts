@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createServer, type AddressInfo } from "node:net";
 import { createGatehouse, serveGatehouse, type GatehouseOptions, type RunningServer } from "../../server/src/index.js";
 import { loadWebApp } from "../../server/src/web-app.js";
 

@@ -2,7 +2,6 @@ import { NavLink, Outlet } from "react-router";
 import { useTranslation } from "react-i18next";
 import { Brand } from "./brand";
 import { useCurrentSession } from "./current-session";
-import { EmailVerificationBanner } from "./email-verification-banner";
 import { LanguageSwitcher } from "./language-switcher";
 import { SignOutButton } from "./sign-out-button";
 import { Avatar } from "./ui/avatar";
@@ -47,7 +46,6 @@ export function AppShell() {
         </div>
       </header>
       <main id="main" className={styles.main}>
-        {user.emailVerified ? null : <EmailVerificationBanner email={user.email} />}
         <Outlet />
       </main>
     </div>

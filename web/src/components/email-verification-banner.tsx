@@ -2,17 +2,25 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { authClient } from "../lib/auth-client";
 import { errorMessage } from "../lib/auth-errors";
+import { useCurrentSession } from "./current-session";
 import { Button } from "./ui/button";
 import styles from "./email-verification-banner.module.css";
 
 type Outcome = { kind: "sent" } | { kind: "error"; message: string } | null;
 
-/** Shown on the signed-in pages while the user's address is unverified, with a way to get a new link. */
-export function EmailVerificationBanner({ email }: { email: string }) {
+/**
+ * Shown under the heading of the signed-in pages (home, account) while the user's address is unverified,
+ * with a way to get a new link; renders nothing once it is verified.
+ */
+export function EmailVerificationBanner() {
   const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const email = user.email;
   const titleId = useId();
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+
+  if (user.emailVerified) return null;
 
   async function resend() {
     setSending(true);

@@ -1,6 +1,8 @@
+import { useEffect } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { authClient } from "../lib/auth-client";
 import { LoadingScreen } from "./loading-screen";
+import { signOutFinished } from "./sign-out-button";
 
 /** Where to go once signed in: the page that sent the visitor here, if it is one of ours. */
 function returnPath(state: unknown): string {
@@ -12,6 +14,9 @@ function returnPath(state: unknown): string {
 export function GuestOnly() {
   const location = useLocation();
   const { data, isPending } = authClient.useSession();
+  useEffect(() => {
+    if (!data && !isPending) signOutFinished();
+  }, [data, isPending]);
   if (isPending) return <LoadingScreen />;
   if (data) return <Navigate to={returnPath(location.state)} replace />;
   return <Outlet />;

@@ -4,6 +4,7 @@ import { authClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
 import { CurrentSessionContext } from "./current-session";
 import { LoadingScreen } from "./loading-screen";
+import { isSigningOut, SIGNED_OUT } from "./sign-out-button";
 import { Alert } from "./ui/alert";
 import { Button } from "./ui/button";
 
@@ -34,6 +35,8 @@ export function RequireSession() {
       </AuthLayout>
     );
   }
+  // Signed out on purpose: on to the sign-in page with its confirmation, as the sign-out button does.
+  if (isSigningOut()) return <Navigate to="/sign-in" replace state={SIGNED_OUT} />;
   const from = location.pathname + location.search + location.hash;
   return <Navigate to="/sign-in" replace state={from === "/" ? undefined : { from }} />;
 }

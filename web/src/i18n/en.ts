@@ -26,7 +26,6 @@ export const en = {
     continue: "Continue",
     signIn: "Sign in",
     backToSignIn: "Back to sign in",
-    goHome: "Go to the home page",
     genericError: "Something went wrong. Please try again.",
     networkError: "We couldn't reach the server. Check your connection and try again.",
   },
@@ -37,7 +36,6 @@ export const en = {
     passwordRequired: "Enter your password.",
     currentPasswordRequired: "Enter your current password.",
     newPasswordRequired: "Enter a new password.",
-    passwordTooShort: "Use at least {{min}} characters.",
     confirmPasswordRequired: "Enter the new password again.",
     passwordsDontMatch: "The passwords don't match.",
     newEmailRequired: "Enter the new email address.",
@@ -136,7 +134,7 @@ export const en = {
     failedLead: "Something went wrong with this link. Ask for a new one below.",
     continue: "Continue to Gatehouse",
     createAccount: "Create an account",
-    resendHeading: "Send a new link",
+    resendHeading: "Need a new link?",
     resendLead: "Enter the address you signed up with. If it's waiting for verification, we'll send a new link.",
     resendTo: "We'll send it to {{email}}.",
     email: "Email",
@@ -202,9 +200,9 @@ export const en = {
     lead: "Manage your profile, sign-in details and the devices signed in to your account.",
     emailChanged: {
       verifiedTitle: "Email address confirmed",
-      verified: "Your email address is now {{email}}.",
+      verified: "Your email address is now {{email}}, and it is verified.",
       pendingTitle: "Email address changed",
-      pending: "Your email address is now {{email}}. We've sent a link to it: open it to verify the new address.",
+      pending: "Your email address is now {{email}}.",
       failedTitle: "We couldn't change your email address",
     },
     profile: {
@@ -307,7 +305,7 @@ export const en = {
     invalidLead: "It may have expired or been used already. Your account has not been deleted.",
     unauthorizedHeading: "Sign in to delete your account",
     unauthorizedLead:
-      "Open the link in the browser where you're signed in. Your account has not been deleted. Sign in, then open the link from the email again.",
+      "Your account has not been deleted: the link only works in a browser where you're signed in. Sign in, then open the link from the email again.",
     goToAccount: "Go to your account",
   },
   devOutbox: {
@@ -320,6 +318,8 @@ export const en = {
     to: "To",
     sent: "Sent",
     listLabel: "Messages",
+    links: "Links in this message",
+    open: "Open {{path}}",
   },
   device: {
     label: "{{browser}} on {{os}}",

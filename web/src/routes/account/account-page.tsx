@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
+import { EmailVerificationBanner } from "../../components/email-verification-banner";
 import { PageHeading } from "../../components/page-heading";
 import { SignOutButton } from "../../components/sign-out-button";
 import { Alert } from "../../components/ui/alert";
@@ -58,6 +59,7 @@ export function AccountPage() {
     <div className={styles.page}>
       <PageHeading lead={t("account.lead")}>{t("account.heading")}</PageHeading>
       <EmailChangeNotice />
+      <EmailVerificationBanner />
       <ProfileCard />
       <EmailCard />
       <PasswordCard />

@@ -27,8 +27,18 @@ function linkify(text: string) {
   );
 }
 
+/** A link's path, which says what it does ("/api/auth/verify-email") better than the whole address. */
+function pathOf(href: string): string {
+  try {
+    return new URL(href).pathname;
+  } catch {
+    return href;
+  }
+}
+
 export function OutboxMailCard({ mail }: { mail: OutboxMail }) {
   const { t, i18n } = useTranslation();
+  const links = [...new Set(mail.text.match(LINK) ?? [])];
   return (
     <article className={styles.mail} aria-labelledby={`mail-${mail.id}`}>
       <header className={styles.header}>
@@ -50,6 +60,17 @@ export function OutboxMailCard({ mail }: { mail: OutboxMail }) {
         </div>
       </dl>
       <p className={styles.text}>{linkify(mail.text.trim())}</p>
+      {links.length > 0 ? (
+        <ul className={styles.links} aria-label={t("devOutbox.links")}>
+          {links.map((href) => (
+            <li key={href}>
+              <a className={styles.open} href={href}>
+                {t("devOutbox.open", { path: pathOf(href) })}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </article>
   );
 }

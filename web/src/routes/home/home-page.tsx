@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
+import { EmailVerificationBanner } from "../../components/email-verification-banner";
 import { PageHeading } from "../../components/page-heading";
 import { Avatar } from "../../components/ui/avatar";
 import { Badge } from "../../components/ui/badge";
@@ -19,6 +20,7 @@ export function HomePage() {
   return (
     <div className={styles.page}>
       <PageHeading lead={t("home.lead")}>{t("home.heading", { name: user.name })}</PageHeading>
+      <EmailVerificationBanner />
 
       <Card title={t("home.profileHeading")}>
         <div className={styles.profile}>

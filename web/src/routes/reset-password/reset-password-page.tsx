@@ -66,7 +66,7 @@ export function ResetPasswordPage() {
 
   return (
     <AuthLayout>
-      <StatusIcon icon="key" />
+      <StatusIcon icon="lock" />
       <PageHeading align="center" lead={t("resetPassword.lead")}>
         {t("resetPassword.heading")}
       </PageHeading>
