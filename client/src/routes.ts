@@ -8,6 +8,7 @@ import type {
   DeleteUserData,
   ForgetPasswordBody,
   GetSessionQuery,
+  FeaturesData,
   OkData,
   OutboxMail,
   RequestPasswordResetData,
@@ -56,6 +57,7 @@ export const ROUTES = {
   "/delete-user/callback": { method: "GET", query: shape<DeleteUserCallbackQuery>(), data: shape<DeleteUserData>() },
   "/dev/outbox": { method: "GET", data: shape<OutboxMail[]>() },
   "/ok": { method: "GET", data: shape<OkData>() },
+  "/features": { method: "GET", data: shape<FeaturesData>() },
 } as const satisfies RouteTable;
 
 export type Routes = typeof ROUTES;

@@ -195,3 +195,20 @@ export interface OutboxMail {
 export interface OkData {
   ok: boolean;
 }
+
+/** GET /features: what the deployment has turned on. */
+export interface FeaturesData {
+  emailAndPassword: {
+    enabled: boolean;
+    signUp: boolean;
+    minPasswordLength: number;
+    maxPasswordLength: number;
+    requireEmailVerification: boolean;
+  };
+  emailVerification: boolean;
+  resetPassword: boolean;
+  changeEmail: boolean;
+  deleteUser: { enabled: boolean; byEmail: boolean };
+  username: { minLength: number; maxLength: number };
+  socialProviders: string[];
+}

@@ -14,7 +14,7 @@ import {
   setRole,
   setUserPassword,
 } from "./admin/user-routes.js";
-import { error, ok } from "./http/system-routes.js";
+import { error, features, ok } from "./http/system-routes.js";
 import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./oauth/account-routes.js";
 import { callbackOAuth, callbackOAuthPost } from "./oauth/callback-routes.js";
 import { signInSocial } from "./oauth/sign-in-routes.js";
@@ -76,6 +76,7 @@ import {
 export const ENDPOINTS = {
   ok,
   error,
+  features,
   signUpEmail,
   signInEmail,
   signOut,

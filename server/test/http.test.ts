@@ -41,6 +41,18 @@ describe.each(DIALECTS)("HTTP surface on %s", (dialect) => {
     }
   });
 
+  it("GET /features reports what the deployment turned on", async () => {
+    const res = await client().get("/features");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      emailAndPassword: { enabled: true, signUp: true, minPasswordLength: 8, maxPasswordLength: 128 },
+      resetPassword: true,
+      deleteUser: { enabled: false, byEmail: false },
+      username: { minLength: 3, maxLength: 30 },
+      socialProviders: [],
+    });
+  });
+
   it("GET /error renders the HTML page with the code escaped", async () => {
     const res = await client().get("/error?error=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
     expect(res.status).toBe(200);

@@ -60,3 +60,53 @@ export const error = defineEndpoint({
     return new RawResponse(errorPage(code || "UNKNOWN", description), "text/html; charset=utf-8");
   },
 });
+
+/**
+ * What this deployment has turned on, so an application (the bundled web app among them) can show only the
+ * features that work: which mail flows exist, the password and username bounds, the social providers.
+ * Nothing secret: the same could be learned by calling each route.
+ */
+export const features = defineEndpoint({
+  method: "GET",
+  path: "/features",
+  auth: "none",
+  response: z.object({
+    emailAndPassword: z.object({
+      enabled: z.boolean(),
+      signUp: z.boolean(),
+      minPasswordLength: z.number(),
+      maxPasswordLength: z.number(),
+      requireEmailVerification: z.boolean(),
+    }),
+    emailVerification: z.boolean(),
+    resetPassword: z.boolean(),
+    changeEmail: z.boolean(),
+    deleteUser: z.object({ enabled: z.boolean(), byEmail: z.boolean() }),
+    username: z.object({ minLength: z.number(), maxLength: z.number() }),
+    socialProviders: z.array(z.string()),
+  }),
+  summary: "The features this deployment has turned on",
+  tags: ["System"],
+  async handler(ctx) {
+    const config = ctx.runtime.config;
+    const ep = config.emailAndPassword;
+    return {
+      emailAndPassword: {
+        enabled: ep.enabled,
+        signUp: ep.enabled && !ep.disableSignUp,
+        minPasswordLength: ep.minPasswordLength,
+        maxPasswordLength: ep.maxPasswordLength,
+        requireEmailVerification: ep.requireEmailVerification,
+      },
+      emailVerification: config.emailVerification.enabled,
+      resetPassword: ep.resetPassword.enabled,
+      changeEmail: config.user.changeEmail.enabled,
+      deleteUser: {
+        enabled: config.user.deleteUser.enabled,
+        byEmail: config.user.deleteUser.enabled && config.user.deleteUser.sendDeleteAccountVerification,
+      },
+      username: { minLength: config.username.minUsernameLength, maxLength: config.username.maxUsernameLength },
+      socialProviders: [...ctx.runtime.oauth.providers.keys()],
+    };
+  },
+});
