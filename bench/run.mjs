@@ -307,15 +307,19 @@ async function benchTarget(targetName, database) {
   return out;
 }
 
-async function benchCeiling() {
+async function benchCeiling(database = "sqlite") {
   const port = await freePort();
+  const env =
+    database === "sqlite"
+      ? { CEILING_DB: join(work, "ceiling.db") }
+      : { CEILING_PG: (await recreateDatabase(config.pgAdminUrl, "gatehouse_bench_ceiling")).url };
   const server = await startServer({
-    name: "ceiling",
+    name: `ceiling-${database}`,
     args: [join(HERE, "servers/ceiling.mjs")],
-    env: { CEILING_DB: join(work, "ceiling.db") },
+    env,
     port,
     readyPath: "/",
-    logFile: join(RESULTS, "logs", "ceiling.log"),
+    logFile: join(RESULTS, "logs", `ceiling-${database}.log`),
   });
   try {
     const load = { url: server.base, path: "/", connections: config.connections };
@@ -359,6 +363,7 @@ const results = {
   config: { ...config, pgAdminUrl: undefined, parts, databases },
   hashLimit: null,
   ceiling: null,
+  ceilingPostgres: null,
   servers: {},
   errors: [],
 };
@@ -383,6 +388,18 @@ async function main() {
     } catch (error) {
       results.errors.push(`ceiling: ${error.message}`);
       log(`  failed: ${error.message}`);
+    }
+    if (databases.includes("postgres")) {
+      log("ceiling: bare node:http + one PostgreSQL primary-key select");
+      try {
+        results.ceilingPostgres = await benchCeiling("postgres");
+        log(`  ${brief(results.ceilingPostgres)}`);
+      } catch (error) {
+        results.errors.push(`ceiling on postgres: ${error.message}`);
+        log(`  failed: ${error.message}`);
+      } finally {
+        await dropDatabase(config.pgAdminUrl, "gatehouse_bench_ceiling").catch(() => undefined);
+      }
     }
   }
   for (const targetName of ["gatehouse", "better-auth"]) {

@@ -36,7 +36,7 @@ const warn = (r) => (r && (r.non2xx || r.errors || r.timeouts) ? " ⚠" : "");
 export function evaluateTargets(results) {
   const out = [];
   const hash = results.hashLimit?.best;
-  const ceiling = results.ceiling?.rps;
+  const sqliteCeiling = results.ceiling?.rps;
   for (const [db] of DBS) {
     const gh = results.servers.gatehouse?.[db];
     const ba = results.servers["better-auth"]?.[db];
@@ -49,6 +49,8 @@ export function evaluateTargets(results) {
     };
     ratio(gh?.getSession?.rps, ba?.getSession?.rps, 10, "get-session ≥ 10× Better Auth's req/s (cookie cache off)", "vs-peer", "x");
     ratio(gh?.getSessionCached?.rps, ba?.getSessionCached?.rps, 10, "get-session ≥ 10× Better Auth's req/s (cookie cache on)", "vs-peer-cached", "x");
+    // Each database against the bare server on the same database (SQLite's when PostgreSQL's was not measured).
+    const ceiling = db === "postgres" ? (results.ceilingPostgres?.rps ?? sqliteCeiling) : sqliteCeiling;
     ratio(gh?.getSession?.rps, ceiling, 0.4, "get-session ≥ 40% of the bare server's req/s (cookie cache off)", "vs-ceiling", "%");
     ratio(gh?.getSessionCached?.rps, ceiling, 0.4, "get-session ≥ 40% of the bare server's req/s (cookie cache on)", "vs-ceiling-cached", "%");
     // Each compared with the hash limit measured right before it (the machine's other load moves both alike).
@@ -121,6 +123,7 @@ function targetRows(results) {
 function limitRows(results) {
   const h = results.hashLimit;
   const c = results.ceiling;
+  const cp = results.ceilingPostgres;
   return {
     header: ["machine limit", "figure"],
     rows: [
@@ -134,6 +137,10 @@ function limitRows(results) {
       [
         "bare node:http + one SQLite primary-key select (ceiling)",
         c ? `${fmtRps(c.rps)} req/s, p50 / p99 ${pair(c)}, server CPU ${fmtCpu(c)} per request${warn(c)}` : "–",
+      ],
+      [
+        "bare node:http + one PostgreSQL primary-key select (ceiling, pool of 10, prepared)",
+        cp ? `${fmtRps(cp.rps)} req/s, p50 / p99 ${pair(cp)}, server CPU ${fmtCpu(cp)} per request${warn(cp)}` : "–",
       ],
     ],
   };
@@ -152,6 +159,7 @@ function problems(results) {
     }
   };
   check("ceiling", results.ceiling);
+  check("ceiling on PostgreSQL", results.ceilingPostgres);
   for (const [server, serverLabel] of SERVERS) {
     for (const [db, dbLabel] of DBS) {
       const d = results.servers[server]?.[db];
