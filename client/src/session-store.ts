@@ -6,7 +6,8 @@ import type { SessionData } from "./types.js";
 /**
  * Calls that change who is signed in or what the session's user looks like, by path prefix. SPEC.md section 7
  * names the first five; the rest end the caller's session (revoke-sessions, reset-password with revocation,
- * delete-user), replace it (change-password with revokeOtherSessions) or change the user's email (change-email).
+ * delete-user), replace it (change-password with revokeOtherSessions, impersonate-user, stop-impersonating) or change
+ * the user's email (change-email).
  * A successful call to any of them makes the session store fetch the session again.
  */
 export const SESSION_CHANGING_PATHS = [
@@ -20,6 +21,8 @@ export const SESSION_CHANGING_PATHS = [
   "/change-password",
   "/change-email",
   "/delete-user",
+  "/admin/impersonate-user",
+  "/admin/stop-impersonating",
 ] as const;
 
 /** How long after a session-changing call the watcher signal fires, so its cookies are in place first. */

@@ -212,3 +212,198 @@ export interface FeaturesData {
   username: { minLength: number; maxLength: number };
   socialProviders: string[];
 }
+
+/** An organization as every /organization route answers it. */
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: Record<string, unknown> | null;
+  createdAt: ISODateString;
+}
+
+/** A membership; `role` is one role or several, comma-joined ("admin,member"). */
+export interface Member {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: ISODateString;
+}
+
+export interface MemberWithUser extends Member {
+  user: { id: string; name: string; email: string; image: string | null };
+}
+
+export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+
+export interface Invitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  /** Comma-joined team ids, or null. */
+  teamId: string | null;
+  status: InvitationStatus;
+  expiresAt: ISODateString;
+  createdAt: ISODateString;
+  inviterId: string;
+}
+
+/** GET /organization/get-invitation: the invitation with what the invitee needs to decide. */
+export interface InvitationDetails extends Invitation {
+  organizationName: string;
+  organizationSlug: string;
+  inviterEmail: string;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: ISODateString;
+  updatedAt: ISODateString | null;
+}
+
+export interface TeamMember {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: ISODateString;
+}
+
+export interface FullOrganization extends Organization {
+  members: MemberWithUser[];
+  invitations: Invitation[];
+  teams: Team[];
+}
+
+export interface CreateOrganizationBody {
+  name: string;
+  slug: string;
+  logo?: string;
+  metadata?: Record<string, unknown>;
+  keepCurrentActiveOrganization?: boolean;
+}
+
+export interface UpdateOrganizationBody {
+  data: { name?: string; slug?: string; logo?: string | null; metadata?: Record<string, unknown> };
+  organizationId?: string;
+}
+
+export interface OrganizationQuery {
+  organizationId?: string;
+  organizationSlug?: string;
+  membersLimit?: number;
+}
+
+export interface SetActiveOrganizationBody {
+  organizationId?: string | null;
+  organizationSlug?: string;
+}
+
+export interface InviteMemberBody {
+  email: string;
+  role: string | string[];
+  organizationId?: string;
+  resend?: boolean;
+  teamId?: string | string[];
+}
+
+export interface InvitationDecisionData {
+  invitation: Invitation;
+  member: Member | null;
+}
+
+export interface ListMembersQuery {
+  limit?: number;
+  offset?: number;
+  sortBy?: string;
+  sortDirection?: "asc" | "desc";
+  filterField?: string;
+  filterOperator?: string;
+  filterValue?: string;
+  organizationId?: string;
+}
+
+export interface HasPermissionBody {
+  permissions: Record<string, string[]>;
+  organizationId?: string;
+}
+
+/** GET /admin/list-users: search, filter, sort and page through every user (administrators only). */
+export interface AdminListUsersQuery {
+  searchValue?: string;
+  searchField?: "email" | "name" | "username";
+  searchOperator?: "contains" | "starts_with" | "ends_with";
+  limit?: number;
+  offset?: number;
+  sortBy?: "createdAt" | "updatedAt" | "name" | "email" | "username" | "role";
+  sortDirection?: "asc" | "desc";
+  filterField?: string;
+  filterValue?: string | string[];
+  filterOperator?: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "in" | "not_in" | "contains" | "starts_with" | "ends_with";
+}
+
+export interface AdminListUsersData {
+  users: User[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface AdminGetUserQuery {
+  id: string;
+}
+
+export interface AdminCreateUserBody {
+  email: string;
+  name: string;
+  password?: string;
+  role?: string | string[];
+  data?: Record<string, unknown>;
+}
+
+export interface AdminUpdateUserBody {
+  userId: string;
+  data: Record<string, unknown>;
+}
+
+export interface AdminUserData {
+  user: User;
+}
+
+export interface AdminUserIdBody {
+  userId: string;
+}
+
+export interface AdminSetRoleBody {
+  userId: string;
+  /** One role or several (joined with commas on the server). */
+  role: string | string[];
+}
+
+export interface AdminBanUserBody {
+  userId: string;
+  banReason?: string;
+  /** Seconds until the ban lifts by itself; without it the configured default (or forever). */
+  banExpiresIn?: number;
+}
+
+export interface AdminSetUserPasswordBody {
+  userId: string;
+  newPassword: string;
+}
+
+export interface AdminRevokeUserSessionBody {
+  sessionToken: string;
+}
+
+export interface AdminSessionsData {
+  sessions: Session[];
+}
+
+export interface AdminSuccessData {
+  success: boolean;
+}

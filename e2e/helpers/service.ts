@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createGatehouse, serveGatehouse, type GatehouseOptions, type RunningServer } from "../../server/src/index.js";
+import { createGatehouse, serveGatehouse, type Gatehouse, type GatehouseOptions, type RunningServer } from "../../server/src/index.js";
 import { loadWebApp } from "../../server/src/web-app.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -11,6 +11,8 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export interface RunningService {
   /** The origin the browser talks to, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** The service itself, in-process: its API and storage, for setting up what no route offers (an administrator). */
+  gatehouse: Gatehouse;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startService(settings: ServiceOptions = {}): Promise<Runni
     }
     return {
       url,
+      gatehouse,
       async close() {
         running.server.closeAllConnections();
         await running.close();

@@ -1,8 +1,11 @@
 import { NavLink, Outlet } from "react-router";
 import { useTranslation } from "react-i18next";
+import { isAdmin } from "../lib/is-admin";
 import { Brand } from "./brand";
+import { ImpersonationBanner } from "./impersonation-banner";
 import { useCurrentSession } from "./current-session";
 import { LanguageSwitcher } from "./language-switcher";
+import { OrganizationSwitcher } from "./organization-switcher";
 import { SignOutButton } from "./sign-out-button";
 import { Avatar } from "./ui/avatar";
 import styles from "./app-shell.module.css";
@@ -10,7 +13,7 @@ import styles from "./app-shell.module.css";
 /** The signed-in frame: header with navigation and the user, then the page. */
 export function AppShell() {
   const { t } = useTranslation();
-  const { user } = useCurrentSession();
+  const { user, session } = useCurrentSession();
   const linkClass = ({ isActive }: { isActive: boolean }) => `${styles.navLink} ${isActive ? styles.active : ""}`;
 
   return (
@@ -18,6 +21,7 @@ export function AppShell() {
       <a href="#main" className={styles.skipLink}>
         {t("app.skipToContent")}
       </a>
+      <ImpersonationBanner />
       <header className={styles.header}>
         <div className={styles.headerInner}>
           <Brand compact />
@@ -28,6 +32,16 @@ export function AppShell() {
             <NavLink to="/account" className={linkClass}>
               {t("nav.account")}
             </NavLink>
+            {isAdmin(user) ? (
+              <NavLink to="/admin" className={linkClass}>
+                {t("nav.admin")}
+              </NavLink>
+            ) : null}
+            {session.activeOrganizationId ? (
+              <NavLink to="/organization" className={linkClass}>
+                {t("organization.nav")}
+              </NavLink>
+            ) : null}
             {/* Development builds only; the page itself shows only when the service keeps an outbox. */}
             {import.meta.env.DEV ? (
               <NavLink to="/dev/outbox" className={linkClass}>
@@ -36,6 +50,7 @@ export function AppShell() {
             ) : null}
           </nav>
           <div className={styles.user}>
+            <OrganizationSwitcher />
             <LanguageSwitcher compact />
             <span className={styles.avatar}>
               <Avatar name={user.name} image={user.image} size="sm" />

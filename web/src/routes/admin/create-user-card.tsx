@@ -1,0 +1,91 @@
+import type { User } from "@gatehouse/client";
+import { useRef, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Form } from "../../components/ui/form";
+import { TextField } from "../../components/ui/text-field";
+import { authClient } from "../../lib/auth-client";
+import { errorMessage } from "../../lib/auth-errors";
+import styles from "./create-user-card.module.css";
+
+export interface CreateUserCardProps {
+  onCreated(user: User): void;
+  onCancel(): void;
+}
+
+/** Creates an account for someone else: name, address, an optional password and the role. */
+export function CreateUserCard({ onCreated, onCancel }: CreateUserCardProps) {
+  const { t } = useTranslation();
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [role, setRole] = useState("user");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    const { data, error } = await authClient.admin.createUser({
+      name: name.trim(),
+      email: email.trim(),
+      role,
+      ...(password ? { password } : {}),
+    });
+    setBusy(false);
+    if (error) {
+      setFailure(errorMessage(t, error));
+      requestAnimationFrame(() => alertRef.current?.focus());
+      return;
+    }
+    onCreated(data.user);
+  }
+
+  return (
+    <Card title={t("admin.create.heading")} description={t("admin.create.description")}>
+      <Form onSubmit={(event) => void submit(event)} className={styles.form}>
+        {failure ? (
+          <Alert ref={alertRef} variant="error" focusable>
+            {failure}
+          </Alert>
+        ) : null}
+        <TextField label={t("admin.create.name")} value={name} onChange={(e) => setName(e.target.value)} required autoComplete="off" />
+        <TextField
+          label={t("admin.create.email")}
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+          autoComplete="off"
+        />
+        <TextField
+          label={t("admin.create.password")}
+          hint={t("admin.create.passwordHint")}
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="new-password"
+        />
+        <label className={styles.control}>
+          <span className={styles.label}>{t("admin.columnRole")}</span>
+          <select className={styles.select} value={role} onChange={(e) => setRole(e.target.value)}>
+            <option value="user">{t("admin.roleUser")}</option>
+            <option value="admin">{t("admin.roleAdmin")}</option>
+          </select>
+        </label>
+        <div className={styles.actions}>
+          <Button type="submit" loading={busy} loadingText={t("admin.create.submitting")}>
+            {t("admin.create.submit")}
+          </Button>
+          <Button type="button" variant="ghost" onClick={onCancel} disabled={busy}>
+            {t("admin.create.cancel")}
+          </Button>
+        </div>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,133 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import { useTranslation } from "react-i18next";
+import { PageHeading } from "../../components/page-heading";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Form } from "../../components/ui/form";
+import { TextField } from "../../components/ui/text-field";
+import { authClient } from "../../lib/auth-client";
+import { errorMessage } from "../../lib/auth-errors";
+import { notifyOrganizationsChanged, slugify } from "../../lib/organization-events";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import styles from "./new-organization-page.module.css";
+
+type SlugState = "idle" | "checking" | "available" | "taken";
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export function NewOrganizationPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useDocumentTitle(t("organization.create.title"));
+  const formRef = useRef<HTMLFormElement>(null);
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState("");
+  const [slugEdited, setSlugEdited] = useState(false);
+  const [slugState, setSlugState] = useState<SlugState>("idle");
+  const [errors, setErrors] = useState<{ name?: string; slug?: string }>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstError(formRef, attempt);
+
+  // The slug is checked while typing, once the typing pauses.
+  useEffect(() => {
+    if (!SLUG.test(slug)) {
+      setSlugState("idle");
+      return;
+    }
+    setSlugState("checking");
+    let live = true;
+    const timer = window.setTimeout(() => {
+      void authClient.organization.checkSlug({ slug }).then(({ error }) => {
+        if (live) setSlugState(error ? "taken" : "available");
+      });
+    }, 350);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [slug]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving) return;
+    const found: typeof errors = {};
+    if (!name.trim()) found.name = t("organization.create.nameRequired");
+    if (!SLUG.test(slug)) found.slug = t("organization.create.slugInvalid");
+    else if (slugState === "taken") found.slug = t("organization.create.slugTaken");
+    setErrors(found);
+    setFormError(null);
+    if (Object.keys(found).length > 0) return setAttempt((n) => n + 1);
+    setSaving(true);
+    const { error } = await authClient.organization.create({ name: name.trim(), slug });
+    setSaving(false);
+    if (error) {
+      if (error.status === 400 && /slug/i.test(error.message)) setErrors({ slug: t("organization.create.slugTaken") });
+      else setFormError(errorMessage(t, error));
+      setAttempt((n) => n + 1);
+      return;
+    }
+    notifyOrganizationsChanged();
+    void navigate("/organization");
+  }
+
+  const slugHint =
+    slugState === "checking"
+      ? t("organization.create.slugChecking")
+      : slugState === "available"
+        ? t("organization.create.slugAvailable")
+        : t("organization.create.slugHint");
+
+  return (
+    <div className={styles.page}>
+      <PageHeading lead={t("organization.create.lead")}>{t("organization.create.heading")}</PageHeading>
+      <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
+        <Card
+          footer={
+            <Button type="submit" loading={saving} loadingText={t("organization.create.submitting")}>
+              {t("organization.create.submit")}
+            </Button>
+          }
+        >
+          <div className={styles.fields}>
+            {formError ? (
+              <Alert variant="error" focusable>
+                {formError}
+              </Alert>
+            ) : null}
+            <TextField
+              label={t("organization.create.name")}
+              name="name"
+              required
+              value={name}
+              error={errors.name}
+              onChange={(event) => {
+                setName(event.target.value);
+                if (!slugEdited) setSlug(slugify(event.target.value));
+                setErrors(({ name: _n, ...rest }) => rest);
+              }}
+            />
+            <TextField
+              label={t("organization.create.slug")}
+              name="slug"
+              required
+              spellCheck={false}
+              autoCapitalize="off"
+              value={slug}
+              hint={<span aria-live="polite">{slugHint}</span>}
+              error={errors.slug ?? (slugState === "taken" ? t("organization.create.slugTaken") : undefined)}
+              onChange={(event) => {
+                setSlug(event.target.value.toLowerCase());
+                setSlugEdited(true);
+                setErrors(({ slug: _s, ...rest }) => rest);
+              }}
+            />
+          </div>
+        </Card>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { useTranslation } from "react-i18next";
+import { useCurrentSession } from "../../components/current-session";
+import { PageHeading } from "../../components/page-heading";
+import { Alert } from "../../components/ui/alert";
+import { ButtonLink } from "../../components/ui/button-link";
+import { Card } from "../../components/ui/card";
+import { Spinner } from "../../components/ui/spinner";
+import { errorMessage } from "../../lib/auth-errors";
+import { canManage, isOwner } from "../../lib/organization-events";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { InvitationsCard } from "./invitations-card";
+import { MembersCard } from "./members-card";
+import { SettingsCard } from "./settings-card";
+import { TeamsCard } from "./teams-card";
+import { useFullOrganization } from "./use-full-organization";
+import styles from "./organization-page.module.css";
+
+/** The active organization: its settings, members, invitations and teams, as far as the caller's role allows. */
+export function OrganizationPage() {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const { organization, error, loading, reload } = useFullOrganization();
+  useDocumentTitle(organization?.name ?? t("organization.page.title"));
+
+  if (loading) return <Spinner label={t("app.loading")} />;
+  if (error) return <Alert variant="error">{errorMessage(t, error)}</Alert>;
+  if (!organization) {
+    return (
+      <div className={styles.page}>
+        <PageHeading lead={t("organization.page.noneLead")}>{t("organization.page.title")}</PageHeading>
+        <Card>
+          <ButtonLink to="/organizations/new">{t("organization.switcher.create")}</ButtonLink>
+        </Card>
+      </div>
+    );
+  }
+
+  const me = organization.members.find((member) => member.userId === user.id);
+  const role = me?.role;
+  return (
+    <div className={styles.page}>
+      <PageHeading lead={t("organization.page.lead", { slug: organization.slug })}>{organization.name}</PageHeading>
+      {isOwner(role) ? <SettingsCard organization={organization} /> : null}
+      <MembersCard organization={organization} me={me} onChange={reload} />
+      {canManage(role) ? <InvitationsCard organization={organization} owner={isOwner(role)} onChange={reload} /> : null}
+      <TeamsCard organization={organization} canEdit={canManage(role)} onChange={reload} />
+    </div>
+  );
+}
