@@ -1,5 +1,6 @@
 import type { Language } from "./language.js";
 import { CATALOGS, type MailCatalog } from "./locales/index.js";
+import { escapeHtml } from "../http/html.js";
 
 /** The messages Gatehouse mails, each rendered as plain text and HTML in the recipient's language. */
 export type MailKind = "verification" | "resetPassword" | "changeEmail" | "deleteAccount" | "invitation";
@@ -23,9 +24,6 @@ export interface RenderedMail {
   text: string;
   html: string;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AnyEndpoint } from "./endpoint.js";
+import { escapeHtml } from "./html.js";
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests, so the document
@@ -92,9 +93,6 @@ function operationId(endpoint: AnyEndpoint): string {
   const words = endpoint.path.split(/[/-]/).filter((w) => w && !w.startsWith(":"));
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join("") || "root";
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A readable reference page rendered from the document itself (no script, no external assets). */
 export function renderReferencePage(document: ReturnType<typeof buildOpenApiDocument>): string {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, RawResponse } from "./endpoint.js";
+import { escapeHtml } from "./html.js";
 
 export const ok = defineEndpoint({
   method: "GET",
@@ -12,9 +13,6 @@ export const ok = defineEndpoint({
     return { ok: true };
   },
 });
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export function errorPage(code: string, description?: string): string {
   return `<!doctype html>
