@@ -78,7 +78,7 @@ describe("web app journeys", () => {
     await screenshotBothSizes(ada, "sign-up");
 
     await ada.getByRole("button", { name: en.signUp.submit }).click();
-    const name = ada.getByLabel(en.signUp.name);
+    const name = ada.getByLabel(en.signUp.name, { exact: true });
     expect(await name.getAttribute("aria-invalid")).toBe("true");
     expect(await description(name)).toContain(en.validation.nameRequired);
     expect(await isFocused(ada, name)).toBe(true);
@@ -87,7 +87,7 @@ describe("web app journeys", () => {
   });
 
   it("signs up and lands on the home page", async () => {
-    await ada.getByLabel(en.signUp.name).fill(ADA.name);
+    await ada.getByLabel(en.signUp.name, { exact: true }).fill(ADA.name);
     await ada.getByLabel(en.signUp.email).fill(ADA.email);
     await ada.getByLabel(en.signUp.password, { exact: true }).fill(ADA.password);
     await ada.getByRole("button", { name: en.signUp.submit }).click();
@@ -101,7 +101,7 @@ describe("web app journeys", () => {
   it("shows 'already exists' on the email field when the address is taken", async () => {
     const page = await guest();
     await page.goto("/sign-up");
-    await page.getByLabel(en.signUp.name).fill("Someone Else");
+    await page.getByLabel(en.signUp.name, { exact: true }).fill("Someone Else");
     await page.getByLabel(en.signUp.email).fill(ADA.email);
     await page.getByLabel(en.signUp.password, { exact: true }).fill("another-long-password");
     await page.getByRole("button", { name: en.signUp.submit }).click();
@@ -116,7 +116,7 @@ describe("web app journeys", () => {
   it("shows 'password too short' from the service on the password field", async () => {
     const page = await guest();
     await page.goto("/sign-up");
-    await page.getByLabel(en.signUp.name).fill("Short Password");
+    await page.getByLabel(en.signUp.name, { exact: true }).fill("Short Password");
     await page.getByLabel(en.signUp.email).fill("short@example.com");
     const password = page.getByLabel(en.signUp.password, { exact: true });
     await password.fill("abc");

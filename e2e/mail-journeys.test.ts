@@ -50,7 +50,7 @@ const withLink = (route: string) => (mail: ReceivedMail) => mail.links.some((l) 
 
 async function signUp(page: Page, user: { name: string; email: string; password: string }, messages: Messages = en): Promise<void> {
   await page.goto("/sign-up");
-  await page.getByLabel(messages.signUp.name).fill(user.name);
+  await page.getByLabel(messages.signUp.name, { exact: true }).fill(user.name);
   await page.getByLabel(messages.signUp.email).fill(user.email);
   await page.getByLabel(messages.signUp.password, { exact: true }).fill(user.password);
   await page.getByRole("button", { name: messages.signUp.submit }).click();
@@ -420,7 +420,7 @@ describe("development without a mail server", () => {
       const nia = person("Nia Dev");
       const page = await newPage(devService.url);
       await page.goto("/sign-up");
-      await page.getByLabel(en.signUp.name).fill(nia.name);
+      await page.getByLabel(en.signUp.name, { exact: true }).fill(nia.name);
       await page.getByLabel(en.signUp.email).fill(nia.email);
       await page.getByLabel(en.signUp.password, { exact: true }).fill(nia.password);
       await page.getByRole("button", { name: en.signUp.submit }).click();

@@ -52,6 +52,10 @@ export interface SignUpEmailBody {
   image?: string | null;
   callbackURL?: string;
   rememberMe?: boolean;
+  /** Optional: 3–30 letters, digits, "_" or "." by default (GET /features has the bounds); stored in lower case. */
+  username?: string;
+  /** How the username is shown; defaults to the username as typed. */
+  displayUsername?: string;
 }
 
 export interface SignUpEmailData {
@@ -74,6 +78,28 @@ export interface SignInEmailData {
   token: string;
   url?: string;
   user: User;
+}
+
+export interface SignInUsernameBody {
+  /** Compared in lower case, so "Bob_01" signs in "bob_01". */
+  username: string;
+  password: string;
+  /** Where the browser goes after signing in; the answer then carries `url` and `redirect: true`. */
+  callbackURL?: string;
+  /** Defaults to true on the server. */
+  rememberMe?: boolean;
+}
+
+/** The same answer as a sign-in by email. */
+export type SignInUsernameData = SignInEmailData;
+
+export interface IsUsernameAvailableBody {
+  username: string;
+}
+
+/** Whether nobody holds the username (compared in lower case); a username breaking the rules is a 422 instead. */
+export interface IsUsernameAvailableData {
+  available: boolean;
 }
 
 export interface GetSessionQuery {
@@ -100,6 +126,9 @@ export interface UpdateUserBody {
   image?: string | null;
   /** The language of the user's mail: one of ru, uk, en, es, de, pl, fr, tr (or SPEC.md's numeric id). */
   lang?: string | number;
+  /** A new username (stored in lower case); displayUsername then follows it as typed unless sent too. */
+  username?: string;
+  displayUsername?: string;
 }
 
 export interface SendVerificationEmailBody {
@@ -210,7 +239,98 @@ export interface FeaturesData {
   changeEmail: boolean;
   deleteUser: { enabled: boolean; byEmail: boolean };
   username: { minLength: number; maxLength: number };
+  /** The ids of the configured social providers (built-in and generic OpenID Connect). */
   socialProviders: string[];
+  /** The same providers with the names to show on their buttons. */
+  providers: { id: string; name: string }[];
+}
+
+export interface SignInSocialBody {
+  /** A built-in provider id ("google", "github", …) or a configured OpenID provider's id. */
+  provider: string;
+  callbackURL?: string;
+  newUserCallbackURL?: string;
+  errorCallbackURL?: string;
+  /** Answer the provider URL without a Location header (a browser app navigates itself). */
+  disableRedirect?: boolean;
+  /** Sign in with an ID token the app already holds instead of a redirect. */
+  idToken?: {
+    token: string;
+    nonce?: string;
+    accessToken?: string;
+    refreshToken?: string;
+    /** Milliseconds since the epoch. */
+    expiresAt?: number;
+    /** Apple: the name and email a native app received on the first sign-in. */
+    user?: { name?: { firstName?: string; lastName?: string }; email?: string };
+  };
+  scopes?: string[];
+  requestSignUp?: boolean;
+  loginHint?: string;
+}
+
+/** The provider's authorization URL, or (with an ID token) the new session's token and user. */
+export type SignInSocialData = { url: string; redirect: boolean } | { redirect: false; token: string; url?: string; user: User };
+
+export interface LinkSocialBody {
+  provider: string;
+  callbackURL?: string;
+  errorCallbackURL?: string;
+  disableRedirect?: boolean;
+  scopes?: string[];
+  idToken?: SignInSocialBody["idToken"];
+}
+
+export type LinkSocialData = { url: string; redirect: boolean } | { url: ""; status: true; redirect: false };
+
+/** One of the user's accounts: "credential" (the password) or a provider's. Never its tokens. */
+export interface LinkedAccount {
+  id: string;
+  providerId: string;
+  /** The older name of providerId. */
+  provider: string;
+  /** The provider's id of the person (for "credential", the user id). */
+  accountId: string;
+  userId: string;
+  createdAt: string;
+  updatedAt: string;
+  scopes: string[];
+}
+
+/** SPEC.md's form (providerId, with accountId when there are several) or the newer form (the account row's id). */
+export type UnlinkAccountBody = { providerId: string; accountId?: string } | { accountId: string };
+
+/** Which linked account a token route is about. */
+export interface AccountSelection {
+  providerId?: string;
+  accountId?: string;
+  /** Server-side callers only. */
+  userId?: string;
+}
+
+export interface RefreshTokenData {
+  accessToken: string | null;
+  refreshToken: string | null;
+  accessTokenExpiresAt: string | null;
+  refreshTokenExpiresAt: string | null;
+  scope: string | null;
+  idToken: string | null;
+  providerId: string;
+  accountId: string;
+}
+
+export interface AccessTokenData {
+  accessToken: string;
+  accessTokenExpiresAt: string | null;
+  scopes: string[];
+  idToken: string | null;
+}
+
+export interface AccountInfoData {
+  user: { id: string; name: string; email: string | null; image: string | null; emailVerified: boolean };
+  /** The provider's profile as it answered. */
+  data: Record<string, unknown>;
+  account: { id: string; providerId: string; accountId: string };
 }
 
 /** An organization as every /organization route answers it. */

@@ -213,7 +213,9 @@ describe("route methods against a real server", () => {
   it("types every method from the route table", () => {
     const client = createAuthClient({ baseURL: "http://127.0.0.1:1" });
     expectTypeOf(client.signIn.email).parameter(0).toEqualTypeOf<SignInEmailBody>();
-    expectTypeOf(client.updateUser).parameter(0).toEqualTypeOf<{ name?: string; image?: string | null; lang?: string | number }>();
+    expectTypeOf(client.updateUser)
+      .parameter(0)
+      .toEqualTypeOf<{ name?: string; image?: string | null; lang?: string | number; username?: string; displayUsername?: string }>();
     expectTypeOf<Awaited<ReturnType<typeof client.getSession>>["data"]>().toEqualTypeOf<
       { session: import("../src/index.js").Session; user: User } | null
     >();
@@ -248,5 +250,55 @@ describe("a server on another base path", () => {
     expect(calls[0]!.url.pathname).toBe("/auth/ok");
     const { error } = await nodeClient(server.url).client.ok();
     expect(error).toMatchObject({ status: 404, code: "NOT_FOUND" });
+  });
+});
+
+describe("account and social routes", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // A provider whose endpoints are never reached: sign-in/social only builds its authorization URL.
+    const endpoints = {
+      authorization: "http://127.0.0.1:9/authorize",
+      token: "http://127.0.0.1:9/token",
+      userInfo: "http://127.0.0.1:9/user",
+    };
+    server = await startTestServer("sqlite", {
+      socialProviders: { github: { clientId: "client-routes-test", clientSecret: "secret", endpoints } },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  it("lists the providers with their names in features()", async () => {
+    const { data } = await nodeClient(server.url).client.features();
+    expect(data?.socialProviders).toEqual(["github"]);
+    expect(data?.providers).toEqual([{ id: "github", name: "GitHub" }]);
+  });
+
+  it("signIn.social answers the provider's authorization URL without navigating", async () => {
+    const { client } = nodeClient(server.url);
+    const { data, error } = await client.signIn.social({ provider: "github", callbackURL: "/", disableRedirect: true });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ redirect: false });
+    const url = new URL((data as { url: string }).url);
+    expect(url.origin + url.pathname).toBe("http://127.0.0.1:9/authorize");
+    expect(url.searchParams.get("client_id")).toBe("client-routes-test");
+  });
+
+  it("signIn.social refuses an unknown provider with its code", async () => {
+    const { error } = await nodeClient(server.url).client.signIn.social({ provider: "nowhere" });
+    expect(error).toMatchObject({ status: 404, code: "PROVIDER_NOT_FOUND" });
+  });
+
+  it("listAccounts shows the password account, which unlinkAccount will not remove as the last one", async () => {
+    const { client } = nodeClient(server.url);
+    const { user } = await signUpFresh(client);
+    const { data: accounts } = await client.listAccounts();
+    expect(accounts).toHaveLength(1);
+    expect(accounts![0]).toMatchObject({ providerId: "credential", provider: "credential", userId: user.id });
+    expect(accounts![0]).not.toHaveProperty("password");
+    const { error } = await client.unlinkAccount({ accountId: accounts![0]!.id });
+    expect(error).toMatchObject({ status: 400, code: "YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT" });
+    const missing = await client.unlinkAccount({ providerId: "github" });
+    expect(missing.error).toMatchObject({ status: 400, code: "ACCOUNT_NOT_FOUND" });
   });
 });

@@ -50,6 +50,7 @@ describe.each(DIALECTS)("HTTP surface on %s", (dialect) => {
       deleteUser: { enabled: false, byEmail: false },
       username: { minLength: 3, maxLength: 30 },
       socialProviders: [],
+      providers: [],
     });
   });
 

@@ -1,5 +1,7 @@
 import { generateKeyPair } from "jose";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStores } from "../src/storage/index.js";
 import { Browser, type Landing } from "./helpers/browser.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -114,6 +116,15 @@ describe.each(DIALECTS)("social sign-in with OpenID providers on %s", (dialect) 
   }
 
   const landed = (landing: Landing) => landing.url.pathname + landing.url.search;
+
+  it("GET /features names every configured provider for the sign-in buttons", async () => {
+    const res = await new Browser().request("GET", `${server.base}/features`);
+    const features = (await res.json()) as { socialProviders: string[]; providers: { id: string; name: string }[] };
+    expect([...features.socialProviders].sort()).toEqual(["apple", "corp", "google", "microsoft", "partner"]);
+    expect(features.providers.map((p) => p.id)).toEqual(features.socialProviders);
+    expect(features.providers.find((p) => p.id === "google")?.name).toBe("Google");
+    expect(features.providers.every((p) => p.name.length > 0)).toBe(true);
+  });
 
   describe("POST /sign-in/social and GET /callback/:id", () => {
     it("signs a new user up with Google through the whole redirect flow", async () => {
@@ -494,6 +505,51 @@ describe.each(DIALECTS)("social sign-in with OpenID providers on %s", (dialect) 
       expect(done.status).toBe(200);
       expect(await done.json()).toEqual({ status: true });
       expect((await accounts(browser)).map((a) => a.providerId)).toEqual(["corp"]);
+    });
+
+    it("keeps the last account when another unlink of the same user is still in flight", async () => {
+      const browser = new Browser();
+      const who = person();
+      await signIn(browser, "google");
+      for (const name of [...browser.jar.keys()]) if (name.startsWith("_")) browser.jar.delete(name);
+      person({ email: who.email });
+      const link = await browser.request("POST", `${server.base}/link-social`, { json: { provider: "corp", disableRedirect: true } });
+      await browser.follow(((await link.json()) as { url: string }).url, onApp);
+      const [first, second] = await accounts(browser);
+      const userId = first!.userId as string;
+
+      // One unlink (done here as the route does it) is mid-transaction: it has deleted `first`, not yet committed.
+      let commit!: () => void;
+      let deletedFirst!: () => void;
+      const firstDeleted = new Promise<void>((resolve) => (deletedFirst = resolve));
+      const inFlight = server.gatehouse.runtime.database.db.transaction().execute(async (trx) => {
+        const stores = createStores(trx);
+        await stores.users.lockUser(userId);
+        expect(await stores.accounts.deleteUserAccount(userId, first!.id as string, { keepLast: true })).toBe(true);
+        deletedFirst();
+        await new Promise<void>((resolve) => (commit = resolve));
+      });
+      await firstDeleted;
+      // The second unlink must wait for it, then see that `second` is now the last account.
+      const racing = browser.request("POST", `${server.base}/unlink-account`, { json: { accountId: second!.id } });
+      await sleep(200);
+      commit();
+      await inFlight;
+      const answer = await racing;
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { code: string }).code).toBe("YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT");
+      expect((await accounts(browser)).map((a) => a.id)).toEqual([second!.id]);
+    });
+
+    it("stores one account per provider identity: a second row for it is refused by the database", async () => {
+      const browser = new Browser();
+      const who = person();
+      await signIn(browser, "google");
+      const userId = (await session(browser))!.user.id as string;
+      const [stored] = await server.gatehouse.runtime.stores.accounts.listUserAccounts(userId);
+      const copy = { ...stored!, id: `copy-${who.sub}` };
+      await expect(server.gatehouse.runtime.stores.accounts.createAccount(copy)).rejects.toThrow();
+      expect(await server.gatehouse.runtime.stores.accounts.listUserAccounts(userId)).toHaveLength(1);
     });
 
     it("keeps provider tokens encrypted at rest and hands them out in plain", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/config/index.js";
 import type { User } from "../src/storage/models.js";
 import { DIALECTS } from "./helpers/databases.js";
+import { PASSWORD } from "./helpers/http-client.js";
 import { activeOrganizationOf, fastHasher, organizationFixtures, uniqueSlug } from "./helpers/organization.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -14,6 +15,7 @@ describe.each(DIALECTS)("organizations on %s", (dialect) => {
       dialect,
       {
         emailVerification: { sendOnSignUp: false },
+        user: { deleteUser: { enabled: true } },
         organization: {
           organizationLimit: 3,
           allowUserToCreateOrganization: async (user: User) => user.name !== "Not Allowed",
@@ -640,6 +642,54 @@ describe.each(DIALECTS)("organizations on %s", (dialect) => {
         }
       });
     }
+  });
+
+  describe("when a member's account is deleted", () => {
+    /** Every member's role, as one of them reads the organization. */
+    async function rolesIn(organizationId: string, reader: { client: { get(path: string): Promise<{ status: number; body: any }> } }) {
+      const full = await reader.client.get(`/organization/get-full-organization?organizationId=${organizationId}`);
+      expect(full.status).toBe(200);
+      return Object.fromEntries((full.body.members as { userId: string; role: string }[]).map((m) => [m.userId, m.role]));
+    }
+
+    it("deletes the organizations they were alone in and hands the others to a successor owner", async () => {
+      const { org, owner, admin, member } = await team3();
+      const alone = await organization(owner);
+      const gone = await owner.client.post("/delete-user", { password: PASSWORD });
+      expect(gone.status).toBe(200);
+
+      // Nobody else was in `alone`: it went with its owner.
+      const runtime = server.gatehouse.runtime;
+      expect(await runtime.stores.organizations.findOrganizationById(alone.id)).toBeNull();
+      // `org` passed to its admin, the longest-standing admin; the plain member stays a member.
+      const full = await admin.client.get(`/organization/get-full-organization?organizationId=${org.id}`);
+      expect(full.status).toBe(200);
+      const roles = Object.fromEntries(
+        (full.body.members as { userId: string; role: string }[]).map((m) => [m.userId, m.role]),
+      );
+      expect(roles).toEqual({ [admin.id]: "owner", [member.id]: "member" });
+      // The new owner can act as one.
+      const renamed = await admin.client.post("/organization/update", { organizationId: org.id, data: { name: "Renamed" } });
+      expect(renamed.status).toBe(200);
+    });
+
+    it("passes ownership to the longest-standing member when there is no admin", async () => {
+      const [owner, first, second] = await Promise.all([person(), person(), person()]);
+      const org = await organization(owner);
+      await join(org.id, first, "member");
+      await join(org.id, second, "member");
+      expect((await owner.client.post("/delete-user", { password: PASSWORD })).status).toBe(200);
+      expect(await rolesIn(org.id, second)).toEqual({ [first.id]: "owner", [second.id]: "member" });
+    });
+
+    it("leaves ownership alone when another owner remains", async () => {
+      const [owner, coOwner, member] = await Promise.all([person(), person(), person()]);
+      const org = await organization(owner);
+      await join(org.id, coOwner, "owner");
+      await join(org.id, member, "member");
+      expect((await owner.client.post("/delete-user", { password: PASSWORD })).status).toBe(200);
+      expect(await rolesIn(org.id, member)).toEqual({ [coOwner.id]: "owner", [member.id]: "member" });
+    });
   });
 
   describe("ids of another organization", () => {

@@ -1,45 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../src/crypto/random.js";
 import { isUniqueViolation } from "../src/storage/constraint-errors.js";
-import { createStores, migrateToLatest, openDatabase, type DatabaseHandle, type Stores } from "../src/storage/index.js";
+import type { Stores } from "../src/storage/index.js";
 import type { Invitation, Member, Organization, Team, User } from "../src/storage/models.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import { DIALECTS } from "./helpers/databases.js";
+import { openMigratedStorage, userRecord, type MigratedStorage } from "./helpers/storage.js";
 
 /** The organization repositories' conformance suite: SQLite and PostgreSQL must pass it unchanged. */
 describe.each(DIALECTS)("organization storage on %s", (dialect) => {
-  let testDb: TestDatabase;
-  let handle: DatabaseHandle;
+  let storage: MigratedStorage;
   let stores: Stores;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(dialect);
-    handle = openDatabase({ url: testDb.url, schema: testDb.schema });
-    await migrateToLatest(handle.db as never, handle.dialect, handle.schema);
-    stores = createStores(handle.db);
+    storage = await openMigratedStorage(dialect);
+    stores = storage.stores;
   });
-  afterAll(async () => {
-    await handle?.close();
-    await testDb?.drop();
-  });
+  afterAll(async () => storage?.close());
 
   const t0 = new Date("2026-03-04T05:06:07.891Z");
   async function user(): Promise<User> {
-    const u: User = {
-      id: generateId(),
-      name: "Member",
-      email: `${generateId().toLowerCase()}@example.com`,
-      emailVerified: true,
-      image: null,
-      createdAt: t0,
-      updatedAt: t0,
-      username: null,
-      displayUsername: null,
-      role: "user",
-      banned: false,
-      banReason: null,
-      banExpires: null,
-      lang: null,
-    };
+    const u = userRecord(t0, { name: "Member", emailVerified: true });
     await stores.users.createUser(u);
     return u;
   }

@@ -1,44 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../src/crypto/random.js";
-import { createStores, migrateToLatest, openDatabase, type DatabaseHandle, type Stores } from "../src/storage/index.js";
+import { createStores, migrateToLatest, type DatabaseHandle, type Stores } from "../src/storage/index.js";
 import type { Account, Session, User } from "../src/storage/models.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import { DIALECTS } from "./helpers/databases.js";
+import { openMigratedStorage, userRecord, type MigratedStorage } from "./helpers/storage.js";
 
 /** One conformance suite: every storage backend must pass it unchanged. */
 describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
-  let testDb: TestDatabase;
+  let storage: MigratedStorage;
   let handle: DatabaseHandle;
   let stores: Stores;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(dialect);
-    handle = openDatabase({ url: testDb.url, schema: testDb.schema });
-    await migrateToLatest(handle.db as never, handle.dialect, handle.schema);
-    stores = createStores(handle.db);
+    storage = await openMigratedStorage(dialect);
+    ({ handle, stores } = storage);
   });
-  afterAll(async () => {
-    await handle?.close();
-    await testDb?.drop();
-  });
+  afterAll(async () => storage?.close());
 
   const t0 = new Date("2026-01-02T03:04:05.678Z");
-  const newUser = (overrides: Partial<User> = {}): User => ({
-    id: generateId(),
-    name: "Grace",
-    email: `${generateId().toLowerCase()}@example.com`,
-    emailVerified: false,
-    image: null,
-    createdAt: t0,
-    updatedAt: t0,
-    username: null,
-    displayUsername: null,
-    role: "user",
-    banned: false,
-    banReason: null,
-    banExpires: null,
-    lang: null,
-    ...overrides,
-  });
+  const newUser = (overrides: Partial<User> = {}): User => userRecord(t0, overrides);
   const newSession = (userId: string, overrides: Partial<Session> = {}): Session => ({
     id: generateId(),
     token: generateId(),

@@ -82,6 +82,8 @@ export const features = defineEndpoint({
     deleteUser: z.object({ enabled: z.boolean(), byEmail: z.boolean() }),
     username: z.object({ minLength: z.number(), maxLength: z.number() }),
     socialProviders: z.array(z.string()),
+    /** The same providers with the names their buttons show. */
+    providers: z.array(z.object({ id: z.string(), name: z.string() })),
   }),
   summary: "The features this deployment has turned on",
   tags: ["System"],
@@ -105,6 +107,7 @@ export const features = defineEndpoint({
       },
       username: { minLength: config.username.minUsernameLength, maxLength: config.username.maxUsernameLength },
       socialProviders: [...ctx.runtime.oauth.providers.keys()],
+      providers: [...ctx.runtime.oauth.providers.values()].map(({ id, name }) => ({ id, name })),
     };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import type { Account } from "../storage/index.js";
+import { createStores, type Account } from "../storage/index.js";
 import { statusSchema } from "../user/public.js";
 import { linkProfileToUser } from "./account-linking.js";
 import { scopesOf } from "./account-record.js";
@@ -139,8 +139,13 @@ export const unlinkAccount = defineEndpoint({
     const keepLast = !runtime.config.account.accountLinking.allowUnlinkingAll;
     const lastOne = () => new APIError("BAD_REQUEST", OAUTH_MESSAGES.FAILED_TO_UNLINK_LAST_ACCOUNT);
     if (keepLast && accounts.length <= 1) throw lastOne();
-    // The "not the last one" rule is re-checked in the delete itself, against a concurrent unlink.
-    const deleted = await runtime.stores.accounts.deleteUserAccount(user.id, target.id, { keepLast });
+    // The "not the last one" rule is checked again in the delete itself, under the user's row lock, so two
+    // concurrent unlinks cannot each leave the other as the last account and then both delete it.
+    const deleted = await runtime.database.db.transaction().execute(async (trx) => {
+      const stores = createStores(trx);
+      await stores.users.lockUser(user.id);
+      return stores.accounts.deleteUserAccount(user.id, target.id, { keepLast });
+    });
     if (!deleted) throw keepLast ? lastOne() : new APIError("BAD_REQUEST", OAUTH_MESSAGES.ACCOUNT_NOT_FOUND);
     return { status: true };
   },

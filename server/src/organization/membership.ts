@@ -108,6 +108,37 @@ export async function countOtherCreators(
   return candidates.filter((m) => m.id !== exceptMemberId && hasRole(m.role, creatorRole)).length;
 }
 
+/**
+ * Before a user is removed (their own deletion or an administrator's), inside the removal's transaction: an
+ * organization they were the only member of goes with them; one they were the only owner of passes to the
+ * longest-standing admin, else the longest-standing member, so no organization is left without an owner.
+ * Returns what was done, for the log.
+ */
+export async function handOverOrganizations(
+  runtime: Runtime,
+  stores: Stores,
+  userId: string,
+): Promise<{ deleted: string[]; handedOver: { organizationId: string; toUserId: string }[] }> {
+  const creatorRole = runtime.config.organization.creatorRole;
+  const done = { deleted: [] as string[], handedOver: [] as { organizationId: string; toUserId: string }[] };
+  for (const membership of await stores.members.listUserMemberships(userId)) {
+    const { organizationId } = membership;
+    if (!(await stores.organizations.lockOrganization(organizationId))) continue;
+    const others = await stores.members.listOtherMembers(organizationId, userId, 200);
+    if (others.length === 0) {
+      await stores.organizations.deleteOrganization(organizationId);
+      done.deleted.push(organizationId);
+      continue;
+    }
+    if (!hasRole(membership.role, creatorRole)) continue;
+    if ((await countOtherCreators(runtime, stores, organizationId, membership.id)) > 0) continue;
+    const successor = others.find((m) => hasRole(m.role, "admin")) ?? others[0]!;
+    await stores.members.updateMemberRole(organizationId, successor.id, joinRoles([creatorRole]));
+    done.handedOver.push({ organizationId, toUserId: successor.userId });
+  }
+  return done;
+}
+
 /** A role from a request ("admin", "admin,member" or an array), normalised; unknown or empty roles are refused. */
 export function requireKnownRoles(input: string | readonly string[]): string {
   const role = joinRoles(input);

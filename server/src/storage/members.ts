@@ -125,6 +125,26 @@ export function memberStore(db: Kysely<Database>) {
       return Number(row?.count ?? 0);
     },
 
+    /** Every membership of a user, oldest first. */
+    async listUserMemberships(userId: string): Promise<Member[]> {
+      const rows = await db.selectFrom("member").selectAll().where("userId", "=", userId).orderBy("createdAt").execute();
+      return rows.map(toMember);
+    },
+
+    /** The organization's members other than `exceptUserId`, longest-standing first, at most `limit`. */
+    async listOtherMembers(organizationId: string, exceptUserId: string, limit: number): Promise<Member[]> {
+      const rows = await db
+        .selectFrom("member")
+        .selectAll()
+        .where("organizationId", "=", organizationId)
+        .where("userId", "!=", exceptUserId)
+        .orderBy("createdAt")
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map(toMember);
+    },
+
     async countUserMemberships(userId: string): Promise<number> {
       const row = await db
         .selectFrom("member")

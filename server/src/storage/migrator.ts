@@ -3,6 +3,8 @@ import type { Dialect } from "./database.js";
 import * as core from "./migrations/0001-core.js";
 import * as organization from "./migrations/0002-organization.js";
 import * as admin from "./migrations/0003-admin.js";
+import * as adminSearch from "./migrations/0004-admin-search.js";
+import * as accountIdentity from "./migrations/0005-account-identity.js";
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -11,6 +13,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0001-core": core,
   "0002-organization": organization,
   "0003-admin": admin,
+  "0004-admin-search": adminSearch,
+  "0005-account-identity": accountIdentity,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {

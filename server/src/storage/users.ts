@@ -77,6 +77,18 @@ function newUserModel(user: NewUser): User {
 
 export function userStore(db: Kysely<Database>) {
   return {
+    /**
+     * Inside a transaction: takes the user's row lock (a no-op write), so that changes to one user's rows made
+     * under it run one after another. On PostgreSQL a waiting statement then reads what the first committed.
+     */
+    async lockUser(id: string): Promise<void> {
+      await db
+        .updateTable("user")
+        .set((eb) => ({ updatedAt: eb.ref("updatedAt") }))
+        .where("id", "=", id)
+        .execute();
+    },
+
     async createUser(user: NewUser): Promise<User> {
       await db.insertInto("user").values(toUserRow(user)).execute();
       return newUserModel(user);

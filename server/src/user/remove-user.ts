@@ -1,13 +1,22 @@
+import { handOverOrganizations } from "../organization/membership.js";
 import type { Runtime } from "../runtime.js";
 import { createStores } from "../storage/index.js";
 
-/** Removes a user with their sessions and accounts, in one transaction. */
+/**
+ * Removes a user with their sessions, accounts and memberships, in one transaction. Organizations they leave
+ * behind are deleted when nobody else is in them, or passed to a successor when they were the only owner.
+ */
 export async function removeUserAndData(runtime: Runtime, userId: string): Promise<void> {
-  await runtime.database.db.transaction().execute(async (trx) => {
+  const organizations = await runtime.database.db.transaction().execute(async (trx) => {
     const stores = createStores(trx);
+    const handed = await handOverOrganizations(runtime, stores, userId);
     await stores.sessions.deleteUserSessions(userId);
     await stores.accounts.deleteUserAccounts(userId);
     await stores.users.deleteUser(userId);
+    return handed;
   });
-  runtime.logger.info({ userId }, "user deleted");
+  runtime.logger.info(
+    { userId, organizationsDeleted: organizations.deleted, ownershipHandedOver: organizations.handedOver },
+    "user deleted",
+  );
 }

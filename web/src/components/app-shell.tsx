@@ -52,11 +52,13 @@ export function AppShell() {
           <div className={styles.user}>
             <OrganizationSwitcher />
             <LanguageSwitcher compact />
-            <span className={styles.avatar}>
-              <Avatar name={user.name} image={user.image} size="sm" />
-            </span>
-            <span className={styles.userName}>{user.name}</span>
-            <SignOutButton variant="ghost" size="sm" />
+            <div className={styles.person}>
+              <span className={styles.avatar}>
+                <Avatar name={user.name} image={user.image} size="sm" />
+              </span>
+              <span className={styles.userName}>{user.name}</span>
+              <SignOutButton variant="ghost" size="sm" />
+            </div>
           </div>
         </div>
       </header>

@@ -9,10 +9,15 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   error?: ReactNode;
   /** Text after the label, such as "(optional)". */
   labelSuffix?: ReactNode;
+  /**
+   * A line under the input that changes while typing (the result of a check), announced politely. When the
+   * prop is given the line is always there (empty takes no room), so changes are announced; an error hides it.
+   */
+  status?: ReactNode;
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, hint, error, labelSuffix, className, ref, ...inputProps }: TextFieldProps) {
+export function TextField({ label, hint, error, labelSuffix, status, className, ref, ...inputProps }: TextFieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -46,6 +51,11 @@ export function TextField({ label, hint, error, labelSuffix, className, ref, ...
             />
           </svg>
           <span>{error}</span>
+        </p>
+      ) : null}
+      {status !== undefined ? (
+        <p className={styles.status} aria-live="polite">
+          {error ? null : status}
         </p>
       ) : null}
     </div>

@@ -11,9 +11,12 @@ import { useDocumentTitle } from "../../lib/use-document-title";
 import { useErrorSentence } from "../../lib/use-error-sentence";
 import { DeleteAccountCard } from "./delete-account-card";
 import { EmailCard } from "./email-card";
+import { LinkedAccountsCard } from "./linked-accounts-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 import { SessionsCard } from "./sessions-card";
+import { SetPasswordCard } from "./set-password-card";
+import { hasPassword, useLinkedAccounts } from "./use-linked-accounts";
 import styles from "./account-page.module.css";
 
 /**
@@ -49,6 +52,7 @@ export function AccountPage() {
   const { t } = useTranslation();
   const { hash } = useLocation();
   useDocumentTitle(t("account.title"));
+  const { linked, reload } = useLinkedAccounts();
 
   // Client-side navigation does not scroll to "#sessions" by itself.
   useEffect(() => {
@@ -62,14 +66,15 @@ export function AccountPage() {
       <EmailVerificationBanner />
       <ProfileCard />
       <EmailCard />
-      <PasswordCard />
+      {hasPassword(linked) === false ? <SetPasswordCard /> : <PasswordCard />}
+      <LinkedAccountsCard id="connected-accounts" linked={linked} reload={reload} />
       <SessionsCard id="sessions" />
       <Card
         title={t("account.signOut.heading")}
         description={t("account.signOut.description")}
         actions={<SignOutButton variant="secondary" />}
       />
-      <DeleteAccountCard />
+      <DeleteAccountCard hasPassword={hasPassword(linked)} />
     </div>
   );
 }

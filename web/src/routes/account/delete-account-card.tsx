@@ -25,7 +25,7 @@ const USER_DELETED = "User deleted";
  * (the password, or a link mailed to the user's address, to open in this browser). The section is left
  * out when the service does not allow deleting accounts.
  */
-export function DeleteAccountCard() {
+export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useCurrentSession();
@@ -35,6 +35,8 @@ export function DeleteAccountCard() {
   const sentRef = useRef<HTMLDivElement>(null);
   const [confirming, setConfirming] = useState(false);
   const [method, setMethod] = useState<Method>("password");
+  // A user who signs in only through providers has no password to give: the mailed link is their proof.
+  const chosen: Method = hasPassword === false ? "email" : method;
   const [password, setPassword] = useState("");
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -65,7 +67,7 @@ export function DeleteAccountCard() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
-    if (method === "password" && !password) {
+    if (chosen === "password" && !password) {
       setPasswordError(t("validation.passwordRequired"));
       setAttempt((n) => n + 1);
       return;
@@ -73,7 +75,7 @@ export function DeleteAccountCard() {
     setSubmitting(true);
     setPasswordError(null);
     setOutcome(null);
-    const { data, error } = await authClient.deleteUser(method === "password" ? { password } : undefined);
+    const { data, error } = await authClient.deleteUser(chosen === "password" ? { password } : undefined);
     setSubmitting(false);
     if (error) {
       if (error.status === 404) {
@@ -150,9 +152,9 @@ export function DeleteAccountCard() {
               type="submit"
               variant="destructive"
               loading={submitting}
-              loadingText={method === "password" ? t("account.delete.deleting") : t("account.delete.sending")}
+              loadingText={chosen === "password" ? t("account.delete.deleting") : t("account.delete.sending")}
             >
-              {method === "password" ? t("account.delete.submitPassword") : t("account.delete.submitEmail")}
+              {chosen === "password" ? t("account.delete.submitPassword") : t("account.delete.submitEmail")}
             </Button>
           </>
         }
@@ -171,14 +173,16 @@ export function DeleteAccountCard() {
           ) : null}
           <fieldset className={styles.methods}>
             <legend className={styles.legend}>{t("account.delete.methodLegend")}</legend>
-            <Radio
-              name="deleteMethod"
-              value="password"
-              label={t("account.delete.withPassword")}
-              checked={method === "password"}
-              onChange={() => setMethod("password")}
-            />
-            {method === "password" ? (
+            {hasPassword === false ? null : (
+              <Radio
+                name="deleteMethod"
+                value="password"
+                label={t("account.delete.withPassword")}
+                checked={chosen === "password"}
+                onChange={() => setMethod("password")}
+              />
+            )}
+            {chosen === "password" ? (
               <TextField
                 className={styles.password}
                 label={t("account.delete.password")}
@@ -199,7 +203,7 @@ export function DeleteAccountCard() {
               value="email"
               label={t("account.delete.withEmail")}
               hint={t("account.delete.withEmailHint", { email: user.email })}
-              checked={method === "email"}
+              checked={chosen === "email"}
               onChange={() => {
                 setMethod("email");
                 setPasswordError(null);

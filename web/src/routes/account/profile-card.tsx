@@ -7,13 +7,26 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
+import { UsernameField } from "../../components/username-field";
 import { authClient } from "../../lib/auth-client";
-import { errorMessage } from "../../lib/auth-errors";
+import { placeError } from "../../lib/auth-errors";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useUsernameAvailability } from "../../lib/use-username-availability";
+import { useUsernameBounds } from "../../lib/use-username-bounds";
+import { usernameProblem, usernameProblemMessage } from "../../lib/username-rules";
 import { isImageUrl } from "../../lib/validation";
 import styles from "./profile-card.module.css";
 
-type Field = "name" | "image";
+type Field = "name" | "username" | "image";
+
+/** Server codes about one field; anything else is shown at the top of the card. */
+const FIELD_OF_CODE: Partial<Record<string, Field>> = {
+  USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "username",
+  USERNAME_IS_TOO_SHORT: "username",
+  USERNAME_IS_TOO_LONG: "username",
+  USERNAME_IS_INVALID: "username",
+};
+const REQUEST_FIELDS: Partial<Record<string, Field>> = { name: "name", username: "username", image: "image" };
 type Outcome = { kind: "saved" | "unchanged" } | { kind: "error"; message: string } | null;
 
 export function ProfileCard() {
@@ -21,12 +34,17 @@ export function ProfileCard() {
   const { user } = useCurrentSession();
   const formRef = useRef<HTMLFormElement>(null);
   const [name, setName] = useState(user.name);
+  // Shown as the user typed it (displayUsername); the service compares and stores it in lower case.
+  const shownUsername = user.displayUsername ?? user.username ?? "";
+  const [username, setUsername] = useState(shownUsername);
   const [image, setImage] = useState(user.image ?? "");
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [saving, setSaving] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useFocusFirstError(formRef, attempt);
+  const usernameBounds = useUsernameBounds();
+  const usernameAvailability = useUsernameAvailability(username, { bounds: usernameBounds, own: user.username });
 
   const previewImage = isImageUrl(image) ? image.trim() : null;
 
@@ -35,6 +53,13 @@ export function ProfileCard() {
     if (saving) return;
     const found: Partial<Record<Field, string>> = {};
     if (!name.trim()) found.name = t("validation.nameRequired");
+    if (username !== shownUsername) {
+      const problem = username ? usernameProblem(username, usernameBounds) : null;
+      // A username can be changed but not removed: the service has no way to clear it.
+      if (!username) found.username = t("username.required");
+      else if (problem) found.username = usernameProblemMessage(t, problem, usernameBounds);
+      else if (usernameAvailability === "taken") found.username = t("username.taken");
+    }
     if (image.trim() && !isImageUrl(image)) found.image = t("validation.imageInvalid");
     setErrors(found);
     if (Object.keys(found).length > 0) {
@@ -43,8 +68,10 @@ export function ProfileCard() {
       return;
     }
 
-    const changes: { name?: string; image?: string | null } = {};
+    const changes: { name?: string; username?: string; image?: string | null } = {};
     if (name.trim() !== user.name) changes.name = name.trim();
+    // Also a change of case only ("bob" to "Bob"): the username stays, the way it is shown changes.
+    if (username !== shownUsername) changes.username = username;
     if ((image.trim() || null) !== user.image) changes.image = image.trim() || null;
     if (Object.keys(changes).length === 0) return setOutcome({ kind: "unchanged" });
 
@@ -53,7 +80,9 @@ export function ProfileCard() {
     const { error } = await authClient.updateUser(changes);
     setSaving(false);
     if (error) {
-      setOutcome({ kind: "error", message: errorMessage(t, error) });
+      const placed = placeError(t, error, { codes: FIELD_OF_CODE, requestFields: REQUEST_FIELDS });
+      setErrors(placed.fields);
+      setOutcome(placed.form === null ? null : { kind: "error", message: placed.form });
       setAttempt((n) => n + 1);
       return;
     }
@@ -104,6 +133,20 @@ export function ProfileCard() {
               onChange={(event) => {
                 setName(event.target.value);
                 setErrors(({ name: _cleared, ...rest }) => rest);
+                setOutcome(null);
+              }}
+            />
+            <UsernameField
+              name="username"
+              labelSuffix={user.username ? undefined : `(${t("common.optional")})`}
+              hint={t("username.profileHint", { min: usernameBounds.minLength, max: usernameBounds.maxLength })}
+              bounds={usernameBounds}
+              availability={usernameAvailability}
+              value={username}
+              error={errors.username}
+              onChange={(value) => {
+                setUsername(value);
+                setErrors(({ username: _cleared, ...rest }) => rest);
                 setOutcome(null);
               }}
             />

@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-import { authClient } from "../../lib/auth-client";
+import { useFeatures } from "../../lib/use-features";
 
 export type DeletionAvailability = "checking" | "available" | "unavailable";
 
@@ -8,16 +7,7 @@ export type DeletionAvailability = "checking" | "available" | "unavailable";
  * it. If that cannot be read (the network), the section stays shown and the real attempt says what is wrong.
  */
 export function useAccountDeletion(): DeletionAvailability {
-  const [availability, setAvailability] = useState<DeletionAvailability>("checking");
-  useEffect(() => {
-    let active = true;
-    void authClient.features().then(({ data }) => {
-      if (!active) return;
-      setAvailability(data && !data.deleteUser.enabled ? "unavailable" : "available");
-    });
-    return () => {
-      active = false;
-    };
-  }, []);
-  return availability;
+  const features = useFeatures();
+  if (features === undefined) return "checking";
+  return features && !features.deleteUser.enabled ? "unavailable" : "available";
 }

@@ -16,6 +16,8 @@ import styles from "./new-organization-page.module.css";
 
 type SlugState = "idle" | "checking" | "available" | "taken";
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The server's codes for a slug that another organization already has. */
+const SLUG_TAKEN_CODES = new Set(["ORGANIZATION_ALREADY_EXISTS", "SLUG_IS_TAKEN", "ORGANIZATION_SLUG_ALREADY_TAKEN"]);
 
 export function NewOrganizationPage() {
   const { t } = useTranslation();
@@ -65,7 +67,7 @@ export function NewOrganizationPage() {
     const { error } = await authClient.organization.create({ name: name.trim(), slug });
     setSaving(false);
     if (error) {
-      if (error.status === 400 && /slug/i.test(error.message)) setErrors({ slug: t("organization.create.slugTaken") });
+      if (SLUG_TAKEN_CODES.has(error.code)) setErrors({ slug: t("organization.create.slugTaken") });
       else setFormError(errorMessage(t, error));
       setAttempt((n) => n + 1);
       return;

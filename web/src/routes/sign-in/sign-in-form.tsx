@@ -9,22 +9,31 @@ import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage, fieldOfError } from "../../lib/auth-errors";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { isEmailIdentifier } from "../../lib/username-rules";
 import { looksLikeEmail } from "../../lib/validation";
 import styles from "./sign-in-form.module.css";
 
-type Field = "email" | "password";
+type Field = "identifier" | "password";
 
-/** Server codes that are about one field. A wrong email or password stays form-level on purpose. */
+/**
+ * Server codes that are about one field. A wrong email, username or password stays form-level on purpose.
+ * The username rules are checked on sign-in too, so a name that breaks them is said to be wrong beside it.
+ */
 const FIELD_OF_CODE: Partial<Record<string, Field>> = {
-  INVALID_EMAIL: "email",
+  INVALID_EMAIL: "identifier",
+  USERNAME_IS_TOO_SHORT: "identifier",
+  USERNAME_IS_TOO_LONG: "identifier",
+  USERNAME_IS_INVALID: "identifier",
   PASSWORD_TOO_LONG: "password",
 };
 
 export function SignInForm() {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
-  const [email, setEmail] = useState("");
+  // An email address or a username: one with an "@" is an email address, since usernames cannot have one.
+  const [identifier, setIdentifier] = useState("");
   // Set when the service refused an unverified address (and mailed it a new link): an explanation, not an error.
+  // The address when the visitor typed it, "" when they signed in with a username (the address is not ours to show).
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(true);
@@ -36,8 +45,9 @@ export function SignInForm() {
 
   function validate(): Partial<Record<Field, string>> {
     const found: Partial<Record<Field, string>> = {};
-    if (!email.trim()) found.email = t("validation.emailRequired");
-    else if (!looksLikeEmail(email)) found.email = t("validation.emailInvalid");
+    const value = identifier.trim();
+    if (!value) found.identifier = t("username.identifierRequired");
+    else if (isEmailIdentifier(value) && !looksLikeEmail(value)) found.identifier = t("validation.emailInvalid");
     if (!password) found.password = t("validation.passwordRequired");
     return found;
   }
@@ -58,11 +68,15 @@ export function SignInForm() {
     setErrors({});
     setFormError(null);
     setUnverifiedEmail(null);
-    const { error } = await authClient.signIn.email({ email: email.trim(), password, rememberMe });
+    const value = identifier.trim();
+    const byEmail = isEmailIdentifier(value);
+    const { error } = byEmail
+      ? await authClient.signIn.email({ email: value, password, rememberMe })
+      : await authClient.signIn.username({ username: value, password, rememberMe });
     if (error) {
       setSubmitting(false);
       if (error.code === "EMAIL_NOT_VERIFIED") {
-        setUnverifiedEmail(email.trim());
+        setUnverifiedEmail(byEmail ? value : "");
         setAttempt((n) => n + 1);
         return;
       }
@@ -83,24 +97,24 @@ export function SignInForm() {
           {formError}
         </Alert>
       ) : null}
-      {unverifiedEmail ? (
+      {unverifiedEmail !== null ? (
         <Alert variant="info" title={t("signIn.notVerifiedTitle")} focusable>
-          {t("signIn.notVerified", { email: unverifiedEmail })}
+          {unverifiedEmail ? t("signIn.notVerified", { email: unverifiedEmail }) : t("username.notVerified")}
         </Alert>
       ) : null}
       <TextField
-        label={t("signIn.email")}
-        type="email"
-        name="email"
+        label={t("username.identifier")}
+        name="username"
         autoComplete="username"
-        inputMode="email"
+        autoCapitalize="none"
+        autoCorrect="off"
         spellCheck={false}
         required
-        value={email}
-        error={errors.email}
+        value={identifier}
+        error={errors.identifier}
         onChange={(event) => {
-          setEmail(event.target.value);
-          clearError("email");
+          setIdentifier(event.target.value);
+          clearError("identifier");
         }}
       />
       <TextField
@@ -124,7 +138,11 @@ export function SignInForm() {
           onChange={(event) => setRememberMe(event.target.checked)}
         />
         {/* After the checkbox, so the fields and the checkbox stay the first stops of the tab order. */}
-        <Link to="/forgot-password" state={{ email: email.trim() }} className={styles.forgot}>
+        <Link
+          to="/forgot-password"
+          state={isEmailIdentifier(identifier) ? { email: identifier.trim() } : undefined}
+          className={styles.forgot}
+        >
           {t("signIn.forgotPassword")}
         </Link>
       </div>

@@ -2,6 +2,7 @@ import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "../../components/auth-layout";
 import { PageHeading } from "../../components/page-heading";
+import { SocialSignIn, SocialSignInError } from "../../components/social-sign-in";
 import { Alert } from "../../components/ui/alert";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { SignInForm } from "./sign-in-form";
@@ -13,6 +14,7 @@ export function SignInPage() {
   const state = location.state as { signedOut?: unknown; passwordReset?: unknown; from?: unknown } | null;
   const signedOut = state?.signedOut === true;
   const passwordReset = state?.passwordReset === true;
+  const from = typeof state?.from === "string" && state.from.startsWith("/") ? state.from : "/";
 
   return (
     <AuthLayout
@@ -28,7 +30,9 @@ export function SignInPage() {
       <PageHeading lead={t("signIn.lead")}>{t("signIn.heading")}</PageHeading>
       {signedOut ? <Alert variant="success">{t("signIn.signedOut")}</Alert> : null}
       {passwordReset ? <Alert variant="success">{t("signIn.passwordReset")}</Alert> : null}
+      <SocialSignInError />
       <SignInForm />
+      <SocialSignIn mode="signIn" returnTo={from} />
     </AuthLayout>
   );
 }

@@ -4,13 +4,17 @@ import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
+import { UsernameField } from "../../components/username-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage, fieldOfError } from "../../lib/auth-errors";
 import { PASSWORD_MIN_LENGTH } from "../../lib/config";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useUsernameAvailability } from "../../lib/use-username-availability";
+import { useUsernameBounds } from "../../lib/use-username-bounds";
+import { usernameProblem, usernameProblemMessage } from "../../lib/username-rules";
 import { looksLikeEmail } from "../../lib/validation";
 
-type Field = "name" | "email" | "password";
+type Field = "name" | "email" | "username" | "password";
 type Values = Record<Field, string>;
 
 /** Server codes that belong to one field; anything else is shown above the form. */
@@ -21,6 +25,10 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
   PASSWORD_TOO_SHORT: "password",
   PASSWORD_TOO_LONG: "password",
   INVALID_PASSWORD: "password",
+  USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "username",
+  USERNAME_IS_TOO_SHORT: "username",
+  USERNAME_IS_TOO_LONG: "username",
+  USERNAME_IS_INVALID: "username",
 };
 
 export interface SignUpFormProps {
@@ -31,18 +39,26 @@ export interface SignUpFormProps {
 export function SignUpForm({ onCreatedWithoutSession }: SignUpFormProps) {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<Values>({ name: "", email: "", password: "" });
+  const [values, setValues] = useState<Values>({ name: "", email: "", username: "", password: "" });
   const [errors, setErrors] = useState<Partial<Values>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useFocusFirstError(formRef, attempt);
+  // Optional: an empty username is not sent. Sent as typed (the service stores it in lower case and keeps
+  // the typed form as displayUsername); spaces break the rules and are flagged rather than trimmed away.
+  const username = values.username;
+  const usernameBounds = useUsernameBounds();
+  const usernameAvailability = useUsernameAvailability(username, { bounds: usernameBounds });
 
   function validate(): Partial<Values> {
     const found: Partial<Values> = {};
     if (!values.name.trim()) found.name = t("validation.nameRequired");
     if (!values.email.trim()) found.email = t("validation.emailRequired");
     else if (!looksLikeEmail(values.email)) found.email = t("validation.emailInvalid");
+    const problem = username ? usernameProblem(username, usernameBounds) : null;
+    if (problem) found.username = usernameProblemMessage(t, problem, usernameBounds);
+    else if (usernameAvailability === "taken") found.username = t("username.taken");
     if (!values.password) found.password = t("validation.passwordRequired");
     return found;
   }
@@ -63,7 +79,12 @@ export function SignUpForm({ onCreatedWithoutSession }: SignUpFormProps) {
     setErrors({});
     setFormError(null);
     const email = values.email.trim();
-    const { data, error } = await authClient.signUp.email({ name: values.name.trim(), email, password: values.password });
+    const { data, error } = await authClient.signUp.email({
+      name: values.name.trim(),
+      email,
+      password: values.password,
+      ...(username ? { username } : {}),
+    });
     if (error) {
       setSubmitting(false);
       const field = fieldOfError(error, FIELD_OF_CODE);
@@ -102,6 +123,13 @@ export function SignUpForm({ onCreatedWithoutSession }: SignUpFormProps) {
         spellCheck={false}
         required
         {...bind("email")}
+      />
+      <UsernameField
+        {...bind("username")}
+        labelSuffix={`(${t("common.optional")})`}
+        bounds={usernameBounds}
+        availability={usernameAvailability}
+        onChange={(value) => bind("username").onChange({ target: { value } })}
       />
       <TextField
         label={t("signUp.password")}

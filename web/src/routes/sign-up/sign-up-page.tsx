@@ -3,6 +3,7 @@ import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "../../components/auth-layout";
 import { PageHeading } from "../../components/page-heading";
+import { SocialSignIn, SocialSignInError } from "../../components/social-sign-in";
 import { Alert } from "../../components/ui/alert";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { SignUpForm } from "./sign-up-form";
@@ -13,6 +14,8 @@ export function SignUpPage() {
   useDocumentTitle(t("signUp.title"));
   // Set when the service created the account without signing in (email verification required).
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const returnTo = typeof from === "string" && from.startsWith("/") ? from : "/";
 
   return (
     <AuthLayout
@@ -31,7 +34,11 @@ export function SignUpPage() {
           {t("signUp.checkEmail", { email: pendingEmail })}
         </Alert>
       ) : (
-        <SignUpForm onCreatedWithoutSession={setPendingEmail} />
+        <>
+          <SocialSignInError />
+          <SignUpForm onCreatedWithoutSession={setPendingEmail} />
+          <SocialSignIn mode="signUp" returnTo={returnTo} />
+        </>
       )}
     </AuthLayout>
   );

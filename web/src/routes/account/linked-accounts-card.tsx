@@ -1,0 +1,194 @@
+import type { LinkedAccount } from "@gatehouse/client";
+import { useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import { ProviderLabel, ProviderMark } from "../../components/provider-mark";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Spinner } from "../../components/ui/spinner";
+import { authClient } from "../../lib/auth-client";
+import { errorMessage } from "../../lib/auth-errors";
+import { formatDate } from "../../lib/format-time";
+import { useErrorSentence } from "../../lib/use-error-sentence";
+import { useFeatures } from "../../lib/use-features";
+import type { LinkedAccounts } from "./use-linked-accounts";
+import styles from "./linked-accounts-card.module.css";
+
+type Notice = { variant: "success" | "error"; text: string } | null;
+
+export interface LinkedAccountsCardProps {
+  id?: string;
+  linked: LinkedAccounts;
+  reload: () => Promise<void>;
+}
+
+/**
+ * The ways this user signs in: their password and each connected provider account. A provider account can be
+ * disconnected unless it is the last way in (the service refuses that too), and each configured provider not
+ * yet connected can be connected: a round trip through the provider that comes back to
+ * /account?linked=ID, or /account?linking=ID&error=CODE when it failed.
+ */
+export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardProps) {
+  const { t, i18n } = useTranslation();
+  const features = useFeatures();
+  const [params] = useSearchParams();
+  const [notice, setNotice] = useState<Notice>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+
+  const providers = features?.providers ?? [];
+  const nameOf = (providerId: string) =>
+    providerId === "credential" ? t("account.linked.password") : (providers.find((p) => p.id === providerId)?.name ?? providerId);
+
+  const returnedError = (params.get("error") ?? "").slice(0, 100);
+  const returnedFrom = params.get("linking") ?? params.get("linked");
+  const returnedSentence = useErrorSentence(returnedError);
+
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+
+  async function disconnect(account: LinkedAccount) {
+    setBusy(account.id);
+    setNotice(null);
+    const { error } = await authClient.unlinkAccount({ accountId: account.id });
+    await reload();
+    setBusy(null);
+    setNotice(
+      error
+        ? { variant: "error", text: errorMessage(t, error) }
+        : { variant: "success", text: t("account.linked.disconnected", { provider: nameOf(account.providerId) }) },
+    );
+  }
+
+  async function connect(providerId: string) {
+    setBusy(providerId);
+    setNotice(null);
+    const { data, error } = await authClient.linkSocial({
+      provider: providerId,
+      callbackURL: `/account?linked=${encodeURIComponent(providerId)}#connected-accounts`,
+      errorCallbackURL: `/account?linking=${encodeURIComponent(providerId)}`,
+      disableRedirect: true,
+    });
+    if (error || !data?.url) {
+      setBusy(null);
+      setNotice({ variant: "error", text: error ? errorMessage(t, error) : t("social.failed") });
+      return;
+    }
+    window.location.assign(data.url);
+  }
+
+  // The password first, then providers in the order they were connected.
+  const accounts =
+    linked.state === "ready"
+      ? [...linked.accounts].sort(
+          (a, b) =>
+            Number(b.providerId === "credential") - Number(a.providerId === "credential") ||
+            Date.parse(a.createdAt) - Date.parse(b.createdAt),
+        )
+      : [];
+  const connectedIds = new Set(accounts.map((a) => a.providerId));
+  const connectable = providers.filter((p) => !connectedIds.has(p.id));
+  const onlyWayIn = accounts.length === 1;
+
+  return (
+    <Card id={id} title={t("account.linked.heading")} description={t("account.linked.description")} flush>
+      {returnedFrom && returnedError ? (
+        <div className={styles.notice}>
+          <Alert variant="error" title={t("account.linked.connectFailed", { provider: nameOf(returnedFrom) })}>
+            {returnedSentence}
+          </Alert>
+        </div>
+      ) : null}
+      {returnedFrom && !returnedError && params.has("linked") ? (
+        <div className={styles.notice}>
+          <Alert variant="success">{t("account.linked.connected", { provider: nameOf(returnedFrom) })}</Alert>
+        </div>
+      ) : null}
+      {notice ? (
+        <div className={styles.notice}>
+          <Alert ref={noticeRef} variant={notice.variant} focusable>
+            {notice.text}
+          </Alert>
+        </div>
+      ) : null}
+
+      {linked.state === "loading" ? (
+        <div className={styles.state}>
+          <Spinner size="sm" />
+          <span role="status">{t("account.linked.loading")}</span>
+        </div>
+      ) : null}
+      {linked.state === "failed" ? (
+        <div className={styles.notice}>
+          <Alert variant="error" title={t("account.linked.loadFailed")}>
+            <p>{errorMessage(t, linked.error)}</p>
+            <Button variant="secondary" size="sm" className={styles.retry} onClick={() => void reload()}>
+              {t("common.tryAgain")}
+            </Button>
+          </Alert>
+        </div>
+      ) : null}
+
+      {linked.state === "ready" ? (
+        <ul className={styles.list} aria-label={t("account.linked.listLabel")}>
+          {accounts.map((account) => {
+            const name = nameOf(account.providerId);
+            const isPassword = account.providerId === "credential";
+            return (
+              <li key={account.id} className={styles.row}>
+                <ProviderMark id={account.providerId} name={name} size="md" />
+                <div className={styles.text}>
+                  <p className={styles.name}>{name}</p>
+                  <p className={styles.detail}>
+                    {isPassword
+                      ? t("account.linked.passwordDetail")
+                      : t("account.linked.connectedOn", { date: formatDate(account.createdAt, i18n.language) })}
+                  </p>
+                  {onlyWayIn && !isPassword ? <p className={styles.detail}>{t("account.linked.onlyWayIn")}</p> : null}
+                </div>
+                {!isPassword && !onlyWayIn ? (
+                  <Button
+                    variant="danger"
+                    size="sm"
+                    loading={busy === account.id}
+                    loadingText={t("account.linked.disconnecting")}
+                    disabled={busy !== null && busy !== account.id}
+                    aria-label={t("account.linked.disconnectLabel", { provider: name })}
+                    onClick={() => void disconnect(account)}
+                  >
+                    {t("account.linked.disconnect")}
+                  </Button>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+
+      {linked.state === "ready" && connectable.length > 0 ? (
+        <div className={styles.connect}>
+          <h3 className={styles.connectHeading}>{t("account.linked.connectHeading")}</h3>
+          <div className={styles.connectButtons}>
+            {connectable.map((provider) => (
+              <Button
+                key={provider.id}
+                variant="secondary"
+                size="sm"
+                loading={busy === provider.id}
+                loadingText={t("social.opening", { provider: provider.name })}
+                disabled={busy !== null && busy !== provider.id}
+                onClick={() => void connect(provider.id)}
+              >
+                <ProviderLabel id={provider.id} name={provider.name}>
+                  {t("account.linked.connect", { provider: provider.name })}
+                </ProviderLabel>
+              </Button>
+            ))}
+          </div>
+        </div>
+      ) : null}
+    </Card>
+  );
+}
