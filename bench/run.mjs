@@ -6,11 +6,19 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ADMIN_QUERIES, checkQueries, makeUsers, queryPath, seedPostgres, seedSqlite } from "./lib/admin-users.mjs";
 import { measureHashLimit, SCRYPT } from "./lib/hash-limit.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { dropDatabase, recreateDatabase } from "./lib/pg-admin.mjs";
 import { cpuTimes, freePort, machineTicks, memoryOf, settle, sleep, startServer } from "./lib/proc.mjs";
-import { evaluateTargets, renderConsole, renderMarkdown, updateReadme } from "./lib/report.mjs";
+import {
+  evaluateAdminTargets,
+  evaluateTargets,
+  renderAdminMarkdown,
+  renderConsole,
+  renderMarkdown,
+  updateReadme,
+} from "./lib/report.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "..");
@@ -32,12 +40,21 @@ const config = {
   stormReadRate: num("BENCH_STORM_READ_RATE", 100),
   hashSeconds: num("BENCH_HASH_SECONDS", 5),
   pgAdminUrl: process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+  adminUsers: num("BENCH_ADMIN_USERS", 100_000),
+  adminConnections: (process.env.BENCH_ADMIN_CONNECTIONS ?? "1,4").split(",").map((v) => {
+    const n = Number(v.trim());
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`BENCH_ADMIN_CONNECTIONS must list whole numbers (got "${v}")`);
+    return n;
+  }),
+  adminDuration: num("BENCH_ADMIN_DURATION", 5),
   cpuProfile: process.env.BENCH_CPU_PROF === "1",
   keepData: process.env.BENCH_KEEP === "1",
 };
 
-// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth) and/or databases (sqlite, postgres).
-const PARTS = ["hash", "ceiling", "gatehouse", "better-auth"];
+// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth, admin) and/or databases (sqlite, postgres).
+const PARTS = ["hash", "ceiling", "gatehouse", "better-auth", "admin"];
+// The parts behind the main tables of README.md; the admin part has a table of its own.
+const MAIN_PARTS = ["hash", "ceiling", "gatehouse", "better-auth"];
 const DATABASES = ["sqlite", "postgres"];
 const onlyTokens = (process.env.BENCH_ONLY ?? "")
   .split(",")
@@ -125,15 +142,19 @@ async function post(base, path, body) {
   return response;
 }
 
-/** Signs up one user and signs in once; returns the Cookie header that names the session (and its cache). */
-async function seedUser(base, email) {
-  await post(base, "/api/auth/sign-up/email", { name: "Bench User", email, password: PASSWORD });
-  const response = await post(base, "/api/auth/sign-in/email", { email, password: PASSWORD });
-  const cookie = response.headers
+/** The Cookie header that sends back the cookies a response set (those with a value). */
+const cookieOf = (response) =>
+  response.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .filter((pair) => pair.split("=")[1])
     .join("; ");
+
+/** Signs up one user and signs in once; returns the Cookie header that names the session (and its cache). */
+async function seedUser(base, email) {
+  await post(base, "/api/auth/sign-up/email", { name: "Bench User", email, password: PASSWORD });
+  const response = await post(base, "/api/auth/sign-in/email", { email, password: PASSWORD });
+  const cookie = cookieOf(response);
   const check = await fetch(base + "/api/auth/get-session", { headers: { cookie } });
   const data = await check.json();
   if (!data?.session?.token) throw new Error(`get-session with the seeded cookie gave no session: ${JSON.stringify(data)}`);
@@ -332,6 +353,99 @@ async function benchCeiling(database = "sqlite") {
   }
 }
 
+// ---- the administrators' user list on a large table ------------------------------------------------------
+
+const ADMIN_PG_DATABASE = "gatehouse_bench_admin";
+
+/**
+ * Gatehouse on a fresh database (`gatehouse serve` runs the migrations), the made-up users written straight into
+ * its user table, an administrator made by `gatehouse create-admin` and signed in over HTTP, then each list-users
+ * request checked once (status, total, the page's ids) and loaded.
+ */
+async function benchAdmin(database) {
+  const dir = join(work, `admin-${database}`);
+  mkdirSync(dir, { recursive: true });
+  const out = { database, seededUsers: config.adminUsers, queries: {} };
+  let databaseUrl;
+  if (database === "sqlite") {
+    databaseUrl = `sqlite://${join(dir, "bench.db")}`;
+  } else {
+    const created = await recreateDatabase(config.pgAdminUrl, ADMIN_PG_DATABASE);
+    databaseUrl = created.url;
+    out.postgresVersion = created.version;
+  }
+  const tag = `gatehouse-admin-${database}`;
+  const port = await freePort();
+  const spec = TARGETS.gatehouse.spawnSpec({ port, databaseUrl, cookieCache: false, dir });
+  const nodeArgs = config.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${join(RESULTS, "profiles", tag)}`] : [];
+  log(`Gatehouse admin list-users on ${database}: starting`);
+  const server = await startServer({
+    name: tag,
+    ...spec,
+    port,
+    readyPath: "/api/auth/get-session",
+    logFile: join(RESULTS, "logs", `${tag}.log`),
+    nodeArgs,
+  });
+  try {
+    const seedStart = Date.now();
+    const users = makeUsers(config.adminUsers);
+    let checkOrder = true;
+    if (database === "sqlite") {
+      seedSqlite(join(dir, "bench.db"), users);
+    } else {
+      // The expected pages sort strings by code point; other collations order names differently.
+      const { collation } = await seedPostgres(databaseUrl, users);
+      checkOrder = /^(C|POSIX|C\.UTF-?8)$/i.test(collation);
+      if (!checkOrder) log(`  note: database collation ${collation}: the pages' order is not checked, only totals`);
+    }
+    out.seedSeconds = Math.round((Date.now() - seedStart) / 100) / 10;
+    log(`  seeded ${users.length.toLocaleString("en-US")} users in ${out.seedSeconds} s`);
+
+    // The administrator, made as an operator would, then signed in over HTTP like any user.
+    const email = `admin-${runTag}@bench.example`;
+    const env = { ...process.env, ...spec.env, PORT: String(port) };
+    delete env.NODE_ENV;
+    execFileSync(
+      process.execPath,
+      [join(ROOT, "server/dist/main.js"), "create-admin", "--email", email, "--password", PASSWORD, "--name", "Bench Admin"],
+      { env, stdio: "pipe" },
+    );
+    const signIn = await fetch(server.base + "/api/auth/sign-in/email", {
+      method: "POST",
+      headers: postHeaders(server.base),
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    const signedIn = await signIn.json();
+    if (!signIn.ok || !signedIn?.user?.id) throw new Error(`the administrator's sign-in answered ${signIn.status}: ${JSON.stringify(signedIn)}`);
+    const cookie = cookieOf(signIn);
+    const admin = signedIn.user;
+    users.push({ id: admin.id, name: admin.name, email: admin.email, role: "admin", banned: false, createdAt: Date.parse(admin.createdAt) });
+
+    const checked = await checkQueries(server.base, cookie, users, { checkOrder });
+    log(`  every request answered 200 with the expected total${checkOrder ? " and page" : ""}`);
+    await settle(server.pid);
+    out.rssIdleMb = memoryOf(server.pid).rssMb;
+
+    for (const q of ADMIN_QUERIES) {
+      const load = { url: server.base, path: queryPath(q), headers: { cookie } };
+      await runLoad({ ...load, connections: 1, duration: config.warmup });
+      const byConnections = {};
+      for (const connections of config.adminConnections) {
+        await settle(server.pid);
+        byConnections[connections] = await measure(server, { ...load, connections, duration: config.adminDuration });
+        log(`  ${q.key} (${checked[q.key].total} match), ${connections} conn.: ${brief(byConnections[connections])}`);
+      }
+      out.queries[q.key] = { label: q.label, total: checked[q.key].total, responseBytes: checked[q.key].bytes, byConnections };
+    }
+    out.rssPeakMb = memoryOf(server.pid).hwmMb;
+    if (server.exited) throw new Error(`${tag} exited during the run: ${JSON.stringify(server.exited)}`);
+  } finally {
+    await server.stop();
+  }
+  return out;
+}
+
 // ---- the run ---------------------------------------------------------------------------------------------
 
 function gitDescribe() {
@@ -365,6 +479,7 @@ const results = {
   ceiling: null,
   ceilingPostgres: null,
   servers: {},
+  admin: null,
   errors: [],
 };
 
@@ -415,6 +530,22 @@ async function main() {
       }
     }
   }
+  if (parts.includes("admin")) {
+    results.admin = {};
+    for (const database of [...databases].reverse()) {
+      try {
+        results.admin[database] = await benchAdmin(database);
+      } catch (error) {
+        results.errors.push(`admin list-users on ${database}: ${error.message}`);
+        results.admin[database] = { database, error: error.message };
+        log(`  failed: ${error.message}`);
+      } finally {
+        if (database === "postgres" && !config.keepData) {
+          await dropDatabase(config.pgAdminUrl, ADMIN_PG_DATABASE).catch(() => undefined);
+        }
+      }
+    }
+  }
   if (parts.includes("hash")) {
     log("password-hash limit, again at the end");
     const last = await measureHashLimit(config.hashSeconds);
@@ -435,12 +566,18 @@ async function main() {
   results.machine.loadAverageAtEnd = loadavg().map((v) => Math.round(v * 100) / 100);
   results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);
   results.targets = evaluateTargets(results);
+  results.adminTargets = evaluateAdminTargets(results);
 
   writeFileSync(join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
-  console.log("\n" + renderConsole(results));
+  // Each table of README.md is written only by a run of its own parts: a run of the admin part alone leaves the
+  // main tables as they are, and the other way round.
+  const mainRan = parts.some((p) => MAIN_PARTS.includes(p));
+  if (mainRan) console.log("\n" + renderConsole(results));
+  if (results.admin) console.log("\n" + renderConsole(results, renderAdminMarkdown));
   if (fullRun || process.env.BENCH_README === "1") {
-    updateReadme(join(HERE, "README.md"), renderMarkdown(results));
-    log("wrote bench/results/latest.json and the table in bench/README.md");
+    if (mainRan) updateReadme(join(HERE, "README.md"), renderMarkdown(results));
+    if (results.admin) updateReadme(join(HERE, "README.md"), renderAdminMarkdown(results), "admin-results");
+    log(`wrote bench/results/latest.json and the ${[mainRan && "main", results.admin && "admin"].filter(Boolean).join(" and ")} tables in bench/README.md`);
   } else {
     log("wrote bench/results/latest.json (a partial run leaves bench/README.md as it is; BENCH_README=1 writes it)");
   }
@@ -455,6 +592,9 @@ try {
       for (const name of ["gatehouse", "better-auth"].filter((p) => parts.includes(p)).map((p) => TARGETS[p].pgDatabase)) {
         await dropDatabase(config.pgAdminUrl, name).catch(() => undefined);
       }
+    }
+    if (parts.includes("admin") && databases.includes("postgres")) {
+      await dropDatabase(config.pgAdminUrl, ADMIN_PG_DATABASE).catch(() => undefined);
     }
   }
 }

@@ -152,7 +152,8 @@ function markdownTable({ header, rows }) {
 }
 
 function problems(results) {
-  const notes = [...results.errors];
+  // The admin part's failures are listed under its own table.
+  const notes = results.errors.filter((e) => !e.startsWith("admin"));
   const check = (where, r) => {
     if (r && (r.non2xx || r.errors || r.timeouts)) {
       notes.push(`${where}: ${r.non2xx} non-2xx (${JSON.stringify(r.statuses)}), ${r.errors} errors, ${r.timeouts} timeouts`);
@@ -213,18 +214,115 @@ export function renderMarkdown(results) {
   return lines.join("\n");
 }
 
-export function renderConsole(results) {
-  return renderMarkdown(results).replaceAll("**", "");
+// ---- the administrators' user list (the admin part) -----------------------------------------------------
+
+/**
+ * The list-users target: every request's p50 under 100 ms on PostgreSQL (SQLite: shown, not a target), checked at
+ * each number of connections measured.
+ */
+export const ADMIN_P50_TARGET_MS = 100;
+
+export function evaluateAdminTargets(results) {
+  const out = [];
+  for (const [db] of DBS) {
+    const data = results.admin?.[db];
+    if (!data) continue;
+    for (const connections of results.config.adminConnections) {
+      const label = `every list-users request p50 < ${ADMIN_P50_TARGET_MS} ms, ${connections} connection${connections === 1 ? "" : "s"}`;
+      const measured = Object.values(data.queries ?? {})
+        .map((q) => ({ label: q.label, ...q.byConnections?.[connections] }))
+        .filter((r) => r.p50 !== null && r.p50 !== undefined);
+      if (data.error || measured.length === 0) {
+        out.push({ label, database: db, connections, value: data.error ? "failed" : "not measured", pass: data.error ? false : null });
+        continue;
+      }
+      const worst = measured.reduce((a, b) => (b.p50 > a.p50 ? b : a));
+      const failed = measured.some((r) => r.non2xx || r.errors || r.timeouts);
+      out.push({
+        label,
+        database: db,
+        connections,
+        target: db === "postgres",
+        value: `worst ${fmtMs(worst.p50)} (${worst.label})${failed ? ", with failed requests" : ""}`,
+        pass: worst.p50 < ADMIN_P50_TARGET_MS && !failed,
+      });
+    }
+  }
+  return out;
 }
 
-const START = "<!-- results:start -->";
-const END = "<!-- results:end -->";
+export function renderAdminMarkdown(results) {
+  const m = results.machine;
+  const c = results.config;
+  const dbs = [...DBS].reverse().filter(([db]) => results.admin?.[db]);
+  const pg = results.admin?.postgres?.postgresVersion;
+  const anyData = dbs.map(([db]) => results.admin[db]).find((d) => d.queries && Object.keys(d.queries).length);
+  const seeded = dbs
+    .map(([db, label]) => (results.admin[db].seedSeconds ? `${label} ${results.admin[db].seedSeconds} s` : null))
+    .filter(Boolean)
+    .join(", ");
+  const conns = (n) => `${n} connection${n === 1 ? "" : "s"}`;
+  const header = ["list-users request", "matching users"];
+  for (const [, label] of dbs) for (const n of c.adminConnections) header.push(`${label}, ${conns(n)}: p50 / p99 (req/s)`);
+  const rows = (anyData ? Object.entries(anyData.queries) : []).map(([key, q]) => {
+    const cells = [q.label, q.total.toLocaleString("en-US")];
+    for (const [db] of dbs) {
+      for (const n of c.adminConnections) {
+        const r = results.admin[db].queries?.[key]?.byConnections?.[n];
+        cells.push(r ? `${pair(r)} (${fmtRps(r.rps)})${warn(r)}` : results.admin[db].error ? "failed" : "–");
+      }
+    }
+    return cells;
+  });
+  const memory = dbs.map(([db, label]) => `${label} ${fmtMb(results.admin[db].rssIdleMb)} / ${fmtMb(results.admin[db].rssPeakMb)}`).join(", ");
+  const mark = (t) => (!t || t.pass === null ? "–" : `${t.pass ? "**PASS**" : "**FAIL**"} ${t.value}${t.target ? "" : " (not a target)"}`);
+  const targets = results.adminTargets ?? [];
+  const targetLabels = [...new Set(targets.map((t) => t.label))];
+  const lines = [
+    `Run of ${results.date.slice(0, 16).replace("T", " ")} UTC. Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ` +
+      `Node ${m.node}${pg ? `, PostgreSQL ${pg}` : ""}; load average ${m.loadAverageAtStart[0]} at the start, ` +
+      `${m.loadAverageAtEnd[0]} at the end. Gatehouse ${results.versions.gatehouse}, autocannon ${results.versions.autocannon}. ` +
+      `${(anyData?.seededUsers ?? c.adminUsers).toLocaleString("en-US")} seeded users and the administrator` +
+      `${seeded ? ` (seeding took ${seeded})` : ""}; each request loaded ${c.adminDuration} s from ` +
+      `${c.adminConnections.map(conns).join(", then ")}, after a ${c.warmup} s warm-up. Server RSS idle / peak: ${memory}.`,
+    "",
+    markdownTable({ header, rows }),
+    "",
+    markdownTable({
+      header: ["target", ...dbs.map(([, l]) => l)],
+      rows: targetLabels.map((label) => [label, ...dbs.map(([db]) => mark(targets.find((t) => t.label === label && t.database === db)))]),
+    }),
+  ];
+  const notes = [...results.errors.filter((e) => e.startsWith("admin"))];
+  for (const [db, label] of dbs) {
+    for (const q of Object.values(results.admin[db].queries ?? {})) {
+      for (const [n, r] of Object.entries(q.byConnections ?? {})) {
+        if (r.non2xx || r.errors || r.timeouts) {
+          notes.push(`${label}, ${q.label}, ${conns(Number(n))}: ${r.non2xx} non-2xx (${JSON.stringify(r.statuses)}), ${r.errors} errors, ${r.timeouts} timeouts`);
+        }
+      }
+    }
+  }
+  if (notes.length) lines.push("", "⚠ Failed requests in this run:", "", ...notes.map((n) => `- ${n}`));
+  return lines.join("\n");
+}
 
-/** Replaces the generated part of README.md (between the markers), keeping the prose around it. */
-export function updateReadme(path, markdown) {
+// ---- output ----------------------------------------------------------------------------------------------
+
+export function renderConsole(results, render = renderMarkdown) {
+  return render(results).replaceAll("**", "");
+}
+
+/**
+ * Replaces one generated part of README.md (between <!-- NAME:start --> and <!-- NAME:end -->), keeping the prose
+ * and the other generated parts around it.
+ */
+export function updateReadme(path, markdown, name = "results") {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
   const text = readFileSync(path, "utf8");
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`${path} has no ${START} … ${END} markers`);
-  writeFileSync(path, text.slice(0, a + START.length) + "\n" + markdown + "\n" + text.slice(b));
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${path} has no ${start} … ${end} markers`);
+  writeFileSync(path, text.slice(0, a + start.length) + "\n" + markdown + "\n" + text.slice(b));
 }

@@ -212,6 +212,15 @@ describe("rate limits", () => {
     expect(retry).toBeLessThanOrEqual(10);
   });
 
+  it("allows 30 username checks a minute, so usernames cannot be crawled", async () => {
+    const c = new TestClient(server.base);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 30; i++) statuses.add((await c.post("/is-username-available", { username: `crawl_${i}` })).status);
+    expect([...statuses]).toEqual([200]);
+    const res = await c.post("/is-username-available", { username: "crawl_last" });
+    expect(res.status).toBe(429);
+  });
+
   it("counts path variants against the route they reach", async () => {
     const c = new TestClient(server.base);
     for (const path of ["/sign-up/email", "//sign-up/email", "/sign-up//email/"]) {

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../src/crypto/random.js";
 import { createStores, migrateToLatest, type DatabaseHandle, type Stores } from "../src/storage/index.js";
@@ -51,6 +52,22 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
 
   it("applies migrations once: a second run applies nothing", async () => {
     expect(await migrateToLatest(handle.db as never, handle.dialect, handle.schema)).toEqual([]);
+  });
+
+  it.runIf(dialect === "postgres")("indexes the admin list's contains searches with trigrams on PostgreSQL", async () => {
+    const { rows } = await sql<{ indexname: string; indexdef: string }>`
+      select indexname, indexdef from pg_indexes where schemaname = current_schema() and indexname like '%trgm%'
+      order by indexname`.execute(handle.db);
+    expect(rows.map((r) => r.indexname)).toEqual([
+      "user_email_trgm_idx",
+      "user_name_trgm_idx",
+      "user_role_trgm_idx",
+      "user_username_trgm_idx",
+    ]);
+    for (const row of rows) expect(row.indexdef).toMatch(/USING gin \(.+gin_trgm_ops\)/);
+    // The expressions are the ones user-search.ts matches (lower() only on columns not stored in lower case).
+    expect(rows.find((r) => r.indexname === "user_name_trgm_idx")!.indexdef).toContain("lower(name)");
+    expect(rows.find((r) => r.indexname === "user_role_trgm_idx")!.indexdef).toContain("lower(role)");
   });
 
   it("round-trips a user with dates to the millisecond and booleans as booleans", async () => {

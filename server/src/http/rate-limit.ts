@@ -22,6 +22,12 @@ const BUILT_IN: { test: (path: string) => boolean; rule: Rule }[] = [
       p === "/request-password-reset" || p === "/send-verification-email" || p.startsWith("/forget-password"),
     rule: { window: 60, max: 3 },
   },
+  {
+    // Each answer says whether a username exists: enough for a form checking as its user types, not for a
+    // crawl of the user base.
+    test: (p) => p === "/is-username-available",
+    rule: { window: 60, max: 30 },
+  },
 ];
 
 export interface RateLimiter {

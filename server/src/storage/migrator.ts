@@ -5,6 +5,7 @@ import * as organization from "./migrations/0002-organization.js";
 import * as admin from "./migrations/0003-admin.js";
 import * as adminSearch from "./migrations/0004-admin-search.js";
 import * as accountIdentity from "./migrations/0005-account-identity.js";
+import * as userTrigram from "./migrations/0006-user-trigram.js";
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0003-admin": admin,
   "0004-admin-search": adminSearch,
   "0005-account-identity": accountIdentity,
+  "0006-user-trigram": userTrigram,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {

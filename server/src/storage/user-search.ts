@@ -7,8 +7,10 @@ import type { Database, UserTable } from "./schema.js";
  * the allow-lists below (callers validate against them), values are always bound parameters.
  *
  * Kept fast on a large table: every sort column has an index ending in id (migration 0003-admin), and the page
- * is ordered by (column, id), so a page is a walk of one index. The total is a separate count(*), run beside the
- * page query; it and the LIKE searches read the whole table (about 10 and 25 ms per 100,000 users on PostgreSQL).
+ * is ordered by (column, id), so a page's ids are a walk of one index, and only its own rows are read. The total
+ * is a separate count(*), run beside the page query. On PostgreSQL, contains and ends_with searches are served by
+ * trigram indexes (0006-user-trigram) and starts_with on name by a pattern index (0004-admin-search); on SQLite
+ * they scan (bench/README.md has the figures at 100,000 users).
  */
 export const USER_SORT_FIELDS = ["createdAt", "updatedAt", "name", "email", "username", "role"] as const;
 export const USER_SEARCH_FIELDS = ["email", "name", "username"] as const;
@@ -92,17 +94,22 @@ export async function searchUsers(
     return eb.and(parts);
   };
   const filtered = query.search || query.filter;
-  let page = db.selectFrom("user").selectAll().orderBy(query.sortBy, query.sortDirection);
+  // The page's ids first (from the sort index alone, however deep the offset), then those rows: a deep page
+  // then skips index entries instead of whole rows.
+  let ids = db.selectFrom("user").select("id").orderBy(query.sortBy, query.sortDirection);
   // Ties are broken by id so paging is stable; email is unique and needs no tie-break.
-  if (query.sortBy !== "email") page = page.orderBy("id", query.sortDirection);
+  if (query.sortBy !== "email") ids = ids.orderBy("id", query.sortDirection);
   let count = db.selectFrom("user").select((eb) => eb.fn.countAll<number | string | bigint>().as("total"));
   if (filtered) {
-    page = page.where(conditions);
+    ids = ids.where(conditions);
     count = count.where(conditions);
   }
-  const [rows, counted] = await Promise.all([
-    page.limit(query.limit).offset(query.offset).execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
+  let page = db
+    .selectFrom("user")
+    .selectAll()
+    .where("id", "in", ids.limit(query.limit).offset(query.offset))
+    .orderBy(query.sortBy, query.sortDirection);
+  if (query.sortBy !== "email") page = page.orderBy("id", query.sortDirection);
+  const [rows, counted] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
   return { rows, total: Number(counted.total) };
 }

@@ -39,10 +39,11 @@ export function OrganizationSwitcher() {
     setActive(value);
     const { error } = await authClient.organization.setActive({ organizationId: value || null });
     setBusy(false);
-    if (!error) {
-      notifyOrganizationsChanged();
-      if (value) void navigate("/organization");
-    }
+    // A refusal (most often: the organization was deleted or the user removed meanwhile) puts the picker back
+    // on the session's organization; the list is read again either way.
+    if (error) setActive(session.activeOrganizationId ?? "");
+    notifyOrganizationsChanged();
+    if (!error && value) void navigate("/organization");
   }
 
   return (
