@@ -7,7 +7,7 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ADMIN_QUERIES, checkQueries, makeUsers, queryPath, seedPostgres, seedSqlite } from "./lib/admin-users.mjs";
-import { measureHashLimit, SCRYPT } from "./lib/hash-limit.mjs";
+import { measureHashLimit, measureHashLimitWith, SCRYPT, TUNED_MALLOC } from "./lib/hash-limit.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { dropDatabase, recreateDatabase } from "./lib/pg-admin.mjs";
 import { cpuTimes, freePort, machineTicks, memoryOf, settle, sleep, startServer } from "./lib/proc.mjs";
@@ -100,7 +100,9 @@ const TARGETS = {
         }),
       );
       return {
-        args: [join(ROOT, "server/dist/main.js"), "serve"],
+        // The way the README starts it: the launcher, which sets its malloc settings and execs Node.
+        command: join(ROOT, "server/bin/gatehouse"),
+        args: ["serve"],
         env: {
           HOST: "127.0.0.1",
           BASE_URL: `http://127.0.0.1:${port}`,
@@ -246,11 +248,23 @@ const brief = (r) =>
  * the end of the run and right before every sign-in and sign-up load, which are compared with the one before them.
  */
 const hashRuns = [];
+const tunedHashRuns = [];
+/**
+ * Measured twice: with Node as it comes, and with the malloc settings of Gatehouse's launcher (faster: no page
+ * faults on scrypt's buffer). The limit a load is compared with is the higher of the two, so a server is held to
+ * the best hash rate this machine is known to reach, not to the plain one.
+ */
+async function measureBothHashLimits() {
+  const plain = await measureHashLimit(config.hashSeconds);
+  const tuned = await measureHashLimitWith({ GLIBC_TUNABLES: TUNED_MALLOC }, config.hashSeconds);
+  hashRuns.push(plain.hashesPerSecond);
+  tunedHashRuns.push(tuned.hashesPerSecond);
+  return { plain: plain.hashesPerSecond, tuned: tuned.hashesPerSecond, best: Math.max(plain.hashesPerSecond, tuned.hashesPerSecond) };
+}
 async function hashLimit() {
-  const result = await measureHashLimit(config.hashSeconds);
-  hashRuns.push(result.hashesPerSecond);
-  log(`  password-hash limit now: ${result.hashesPerSecond} hashes/s`);
-  return result.hashesPerSecond;
+  const { plain, tuned, best } = await measureBothHashLimits();
+  log(`  password-hash limit now: ${best} hashes/s (plain ${plain}, launcher's malloc settings ${tuned})`);
+  return best;
 }
 
 // ---- one server on one database --------------------------------------------------------------------------
@@ -491,9 +505,8 @@ async function main() {
   let firstHash;
   if (parts.includes("hash")) {
     log("password-hash limit (scrypt N=16384 r=16 p=1, one thread per core)");
-    firstHash = await measureHashLimit(config.hashSeconds);
-    hashRuns.push(firstHash.hashesPerSecond);
-    log(`  ${firstHash.hashesPerSecond} hashes/s`);
+    firstHash = await measureBothHashLimits();
+    log(`  ${firstHash.best} hashes/s (plain ${firstHash.plain}, launcher's malloc settings ${firstHash.tuned})`);
   }
   if (parts.includes("ceiling")) {
     log("ceiling: bare node:http + one SQLite primary-key select");
@@ -548,19 +561,26 @@ async function main() {
   }
   if (parts.includes("hash")) {
     log("password-hash limit, again at the end");
-    const last = await measureHashLimit(config.hashSeconds);
-    hashRuns.push(last.hashesPerSecond);
-    log(`  ${last.hashesPerSecond} hashes/s`);
+    const last = await measureBothHashLimits();
+    log(`  ${last.best} hashes/s (plain ${last.plain}, launcher's malloc settings ${last.tuned})`);
   }
   if (hashRuns.length) {
-    const sorted = [...hashRuns].sort((a, b) => a - b);
+    const summary = (runs) => {
+      const sorted = [...runs].sort((a, b) => a - b);
+      return { runs, best: sorted[sorted.length - 1], median: sorted[Math.floor((sorted.length - 1) / 2)] };
+    };
+    const plain = summary(hashRuns);
+    const tuned = summary(tunedHashRuns);
+    const overall = tuned.best >= plain.best ? tuned : plain;
     results.hashLimit = {
       params: SCRYPT,
       threads: availableParallelism(),
       seconds: config.hashSeconds,
-      runs: hashRuns,
-      best: sorted[sorted.length - 1],
-      median: sorted[Math.floor((sorted.length - 1) / 2)],
+      runs: overall.runs,
+      best: overall.best,
+      median: overall.median,
+      plain,
+      tuned: { ...tuned, glibcTunables: TUNED_MALLOC },
     };
   }
   results.machine.loadAverageAtEnd = loadavg().map((v) => Math.round(v * 100) / 100);

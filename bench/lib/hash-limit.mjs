@@ -1,5 +1,13 @@
+import { execFile } from "node:child_process";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+
+/**
+ * The malloc settings Gatehouse's launcher (server/bin/gatehouse) starts Node with: scrypt's 32 MiB scratch
+ * buffer stays in the heap instead of being mapped and faulted in again for every hash.
+ */
+export const TUNED_MALLOC = "glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456";
 
 /** The parameters Gatehouse and Better Auth hash passwords with. */
 export const SCRYPT = { N: 16384, r: 16, p: 1, keyLength: 64, maxmem: 64 * 1024 * 1024 };
@@ -44,4 +52,20 @@ export async function measureHashLimit(seconds, threads = availableParallelism()
     msPerHashPerCore: Math.round(((elapsed * 1000 * threads) / hashes) * 10) / 10,
     params: SCRYPT,
   };
+}
+
+/**
+ * The same measurement in a fresh Node process started with `env` added (for example GLIBC_TUNABLES, which glibc
+ * reads only when a process starts).
+ */
+export function measureHashLimitWith(env, seconds, threads = availableParallelism()) {
+  const child = fileURLToPath(new URL("./hash-limit-child.mjs", import.meta.url));
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [child, String(seconds), String(threads)],
+      { env: { ...process.env, ...env } },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
+  });
 }

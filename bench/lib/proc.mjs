@@ -19,13 +19,16 @@ export function freePort() {
  * Starts a Node server as a child process (its own PID, so /proc shows its memory alone) and waits until
  * GET readyPath answers. stdout and stderr go to logFile.
  */
-export async function startServer({ name, args, env, port, readyPath, logFile, nodeArgs = [] }) {
+export async function startServer({ name, command, args, env, port, readyPath, logFile, nodeArgs = [] }) {
   const fd = openSync(logFile, "w");
   // NODE_ENV is left unset for every server: production mode would ask Gatehouse for mail settings it does
   // not need here; both servers get their secret and base URL explicitly.
   const childEnv = { ...process.env, ...env, PORT: String(port) };
   delete childEnv.NODE_ENV;
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+  // A launcher script (Gatehouse's server/bin/gatehouse) execs Node itself, keeping this PID, and takes Node's
+  // own options from GATEHOUSE_NODE_ARGS.
+  if (command && nodeArgs.length) childEnv.GATEHOUSE_NODE_ARGS = nodeArgs.join(" ");
+  const child = spawn(command ?? process.execPath, command ? args : [...nodeArgs, ...args], {
     env: childEnv,
     stdio: ["ignore", fd, fd, "ipc"],
   });

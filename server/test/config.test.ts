@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +60,21 @@ describe("configuration", () => {
     expect(() => resolveConfig({}, { nodeEnv: "production" })).toThrow(ConfigError);
     expect(() => resolveConfig({ secret: "short" }, { nodeEnv: "production" })).toThrow(/32/);
     expect(() => loadServiceSettings({ NODE_ENV: "production" })).toThrow(/GATEHOUSE_SECRET/);
+  });
+
+  it.runIf(process.platform === "linux")("starts Node through the launcher with the malloc settings added to GLIBC_TUNABLES", () => {
+    const launcher = fileURLToPath(new URL("../bin/gatehouse", import.meta.url));
+    // Node is asked to print the variable it was given, instead of running the service.
+    const env = { ...process.env, GATEHOUSE_NODE_ARGS: "-p process.env.GLIBC_TUNABLES", GLIBC_TUNABLES: "glibc.malloc.arena_max=4" };
+    const printed = execFileSync(launcher, ["serve"], { env, encoding: "utf8" }).trim();
+    expect(printed).toBe("glibc.malloc.arena_max=4:glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456");
+  });
+
+  it.runIf(process.platform === "linux")("warns in production when started without the launcher's malloc settings", () => {
+    const secret = { NODE_ENV: "production", GATEHOUSE_SECRET: "s".repeat(32), GATEHOUSE_DATA_DIR: dir() };
+    expect(loadServiceSettings(secret).warnings.join(" ")).toMatch(/launcher/);
+    const launched = { ...secret, GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456" };
+    expect(loadServiceSettings(launched).warnings).toEqual([]);
   });
 
   it("generates a development secret once and keeps it in the data folder", () => {

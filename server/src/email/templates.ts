@@ -36,8 +36,17 @@ export function formatDuration(seconds: number, language: Language): string {
       : seconds % 3600 === 0
         ? (["hour", seconds / 3600] as const)
         : (["minute", Math.max(1, Math.round(seconds / 60))] as const);
-  return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long" }).format(amount);
+  const key = `${language}:${unit}`;
+  let format = DURATION_FORMATS.get(key);
+  if (!format) {
+    // Building a formatter loads ICU data (about a millisecond); there are at most languages × 3 of them.
+    format = new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long" });
+    DURATION_FORMATS.set(key, format);
+  }
+  return format.format(amount);
 }
+
+const DURATION_FORMATS = new Map<string, Intl.NumberFormat>();
 
 export function renderMail(kind: MailKind, language: Language, vars: MailVariables): RenderedMail {
   const catalog: MailCatalog = CATALOGS[language];

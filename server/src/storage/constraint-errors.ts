@@ -9,7 +9,3 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-/** LIKE pattern for "contains value", with the pattern characters of value escaped (use with `escape '\'`). */
-export function containsPattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from "kysely";
-import { containsPattern } from "./constraint-errors.js";
+import { containsPattern } from "./like.js";
 import type { Member, MemberWithUser } from "./models.js";
 import { dbDate, toDate } from "./rows.js";
 import type { Database, MemberTable } from "./schema.js";

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SqlBool } from "kysely";
-import { containsPattern } from "./constraint-errors.js";
+import { containsPattern } from "./like.js";
 import type { Organization } from "./models.js";
 import { toOrganization } from "./organizations.js";
 import type { Database } from "./schema.js";

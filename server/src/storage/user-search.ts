@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from "kysely";
+import { escapeLike } from "./like.js";
 import { dbBool, dbDate } from "./rows.js";
 import type { Database, UserTable } from "./schema.js";
 
@@ -52,10 +53,6 @@ const COMPARISONS = { eq: "=", ne: "<>", lt: "<", lte: "<=", gt: ">", gte: ">=" 
 
 type UserExpressions = ExpressionBuilder<Database, "user">;
 
-/** LIKE wildcards in user input are matched literally. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 const toDbValue = (value: FilterValue): string | number =>
   typeof value === "boolean" ? dbBool(value) : value instanceof Date ? dbDate(value) : value;
