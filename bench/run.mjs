@@ -95,6 +95,8 @@ const TARGETS = {
         JSON.stringify({
           rateLimit: { enabled: false },
           emailAndPassword: { enabled: true },
+          // Better Auth here has no mail sender, so its sign-up mails nothing; neither does Gatehouse's.
+          emailVerification: { sendOnSignUp: false },
           session: { expiresIn: 604_800, updateAge: 86_400, cookieCache: { enabled: cookieCache, maxAge: 300 } },
           database: { poolSize: 10 },
         }),

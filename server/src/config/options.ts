@@ -232,7 +232,7 @@ export const optionsSchema = z
         /** How many password hashes run at once; defaults to the number of cores. */
         concurrency: z.number().int().min(1).max(64).optional(),
         /** Worker-thread niceness for hashing, so sessions are served first under a sign-in storm. */
-        workerNice: z.number().int().min(0).max(19).default(10),
+        workerNice: z.number().int().min(0).max(19).default(19),
       })
       .prefault({}),
     logger: z
