@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
+import { startCheckpointer } from "./sqlite-checkpointer.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -26,7 +27,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export type PreparedQuery = (name: string, sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+/**
+ * Runs a hot query as a prepared statement (named, on PostgreSQL) and answers its rows as arrays, the columns in
+ * the order the statement selects them: no object with a key per column is built for a row read on every request.
+ */
+export type PreparedQuery = (name: string, sql: string, params: unknown[]) => Promise<unknown[][]>;
 
 export interface DatabaseSettings {
   url: string;
@@ -55,7 +60,11 @@ function openSqlite(path: string): DatabaseHandle {
   raw.pragma("synchronous = NORMAL");
   raw.pragma("foreign_keys = ON");
   raw.pragma("busy_timeout = 5000");
+  // A file database checkpoints its WAL from a worker thread (sqlite-checkpointer.ts), never inside a request.
+  const checkpointer = path === ":memory:" ? null : startCheckpointer(path);
+  if (checkpointer) raw.pragma("wal_autocheckpoint = 0");
   const statements = cachingStatements(raw);
+  const hotStatements = new Map<string, BetterSqlite3.Statement>();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   return {
     db,
@@ -63,10 +72,20 @@ function openSqlite(path: string): DatabaseHandle {
     // The hot read goes to better-sqlite3 directly: Kysely's driver costs more than the read itself. It runs
     // on the one connection, so during another request's open transaction it reads that transaction's
     // writes a little early; it is a single-row read of a session, never part of a write.
-    preparedQuery: async (_name, sql, params) =>
-      (statements.prepare(sql) as unknown as BetterSqlite3.Statement).all(...params) as Record<string, unknown>[],
+    preparedQuery: async (_name, sql, params) => {
+      // Statements of their own (raw mode: rows as arrays), apart from the cache Kysely reads objects from.
+      let statement = hotStatements.get(sql);
+      if (!statement) {
+        statement = raw.prepare(sql).raw(true);
+        hotStatements.set(sql, statement);
+      }
+      return statement.all(...params) as unknown[][];
+    },
     describe: `sqlite:${path}`,
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 
@@ -108,7 +127,8 @@ function openPostgres(settings: DatabaseSettings, logger?: StorageLogger): Datab
     db,
     dialect: "postgres",
     schema: settings.schema,
-    preparedQuery: async (name, sql, params) => (await pool.query({ name, text: sql, values: params })).rows,
+    preparedQuery: async (name, sql, params) =>
+      (await pool.query<unknown[]>({ name, text: sql, values: params, rowMode: "array" })).rows,
     describe: `postgres://${url.host}${url.pathname}${settings.schema ? ` (schema ${settings.schema})` : ""}`,
     close: () => db.destroy(),
   };

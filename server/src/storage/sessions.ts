@@ -81,15 +81,15 @@ export function sessionStore(db: Kysely<Database>, preparedQuery?: PreparedQuery
     },
 
     async findSessionAndUser(token: string): Promise<SessionAndUser | null> {
-      const rows = preparedQuery
-        ? await preparedQuery("gatehouse_session_lookup", lookup.sql, [token])
-        : (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(lookup.sql, [token]))).rows;
-      const row = rows[0];
+      // Columns come in the select's order: the session's, then the user's.
+      const row = preparedQuery
+        ? (await preparedQuery("gatehouse_session_lookup", lookup.sql, [token]))[0]
+        : (await db.executeQuery<unknown[]>(CompiledQuery.raw(lookup.sql, [token]))).rows.map((r) => Object.values(r))[0];
       if (!row) return null;
       const session: Record<string, unknown> = {};
       const user: Record<string, unknown> = {};
-      for (const c of SESSION_COLUMNS) session[c] = row[`s_${c}`];
-      for (const c of USER_COLUMNS) user[c] = row[`u_${c}`];
+      for (let i = 0; i < SESSION_COLUMNS.length; i++) session[SESSION_COLUMNS[i]!] = row[i];
+      for (let i = 0; i < USER_COLUMNS.length; i++) user[USER_COLUMNS[i]!] = row[SESSION_COLUMNS.length + i];
       return {
         session: toSession(session as unknown as Selectable<SessionTable>),
         user: toUser(user as unknown as Selectable<UserTable>),
