@@ -2,17 +2,18 @@ import type { LinkedAccount } from "@gatehouse/client";
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { CardListState } from "../../components/card-list-state";
 import { ProviderLabel, ProviderMark } from "../../components/provider-mark";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { Spinner } from "../../components/ui/spinner";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
 import { formatDate } from "../../lib/format-time";
 import { useErrorSentence } from "../../lib/use-error-sentence";
 import { useFeatures } from "../../lib/use-features";
 import type { LinkedAccounts } from "./use-linked-accounts";
+import list from "../../components/card-list.module.css";
 import styles from "./linked-accounts-card.module.css";
 
 type Notice = { variant: "success" | "error"; text: string } | null;
@@ -95,49 +96,40 @@ export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardPro
   return (
     <Card id={id} title={t("account.linked.heading")} description={t("account.linked.description")} flush>
       {returnedFrom && returnedError ? (
-        <div className={styles.notice}>
+        <div className={list.notice}>
           <Alert variant="error" title={t("account.linked.connectFailed", { provider: nameOf(returnedFrom) })}>
             {returnedSentence}
           </Alert>
         </div>
       ) : null}
       {returnedFrom && !returnedError && params.has("linked") ? (
-        <div className={styles.notice}>
+        <div className={list.notice}>
           <Alert variant="success">{t("account.linked.connected", { provider: nameOf(returnedFrom) })}</Alert>
         </div>
       ) : null}
       {notice ? (
-        <div className={styles.notice}>
+        <div className={list.notice}>
           <Alert ref={noticeRef} variant={notice.variant} focusable>
             {notice.text}
           </Alert>
         </div>
       ) : null}
 
-      {linked.state === "loading" ? (
-        <div className={styles.state}>
-          <Spinner size="sm" />
-          <span role="status">{t("account.linked.loading")}</span>
-        </div>
-      ) : null}
-      {linked.state === "failed" ? (
-        <div className={styles.notice}>
-          <Alert variant="error" title={t("account.linked.loadFailed")}>
-            <p>{errorMessage(t, linked.error)}</p>
-            <Button variant="secondary" size="sm" className={styles.retry} onClick={() => void reload()}>
-              {t("common.tryAgain")}
-            </Button>
-          </Alert>
-        </div>
-      ) : null}
+      <CardListState
+        state={linked.state}
+        error={linked.state === "failed" ? linked.error : undefined}
+        loadingText={t("account.linked.loading")}
+        failedTitle={t("account.linked.loadFailed")}
+        onRetry={() => void reload()}
+      />
 
       {linked.state === "ready" ? (
-        <ul className={styles.list} aria-label={t("account.linked.listLabel")}>
+        <ul className={list.list} aria-label={t("account.linked.listLabel")}>
           {accounts.map((account) => {
             const name = nameOf(account.providerId);
             const isPassword = account.providerId === "credential";
             return (
-              <li key={account.id} className={styles.row}>
+              <li key={account.id} className={list.row}>
                 <ProviderMark id={account.providerId} name={name} size="md" />
                 <div className={styles.text}>
                   <p className={styles.name}>{name}</p>

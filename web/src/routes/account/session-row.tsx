@@ -5,6 +5,7 @@ import { Button } from "../../components/ui/button";
 import { formatDateTime, formatRelativeTime } from "../../lib/format-time";
 import { parseUserAgent } from "../../lib/user-agent";
 import { useDeviceLabel } from "../../lib/use-device-label";
+import list from "../../components/card-list.module.css";
 import styles from "./session-row.module.css";
 
 const PHONE_SYSTEMS = new Set(["iPhone", "Android"]);
@@ -30,7 +31,7 @@ export function SessionRow({ session, isCurrent, revoking, disabled, onRevoke }:
   const relative = formatRelativeTime(session.updatedAt, i18n.language) ?? t("time.justNow");
 
   return (
-    <li className={styles.row}>
+    <li className={`${list.row} ${styles.row}`}>
       <span className={styles.icon} aria-hidden="true">
         <svg viewBox="0 0 24 24" focusable="false">
           <path

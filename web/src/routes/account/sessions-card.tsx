@@ -2,14 +2,15 @@ import type { AuthError, Session } from "@gatehouse/client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
+import { CardListState } from "../../components/card-list-state";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { Spinner } from "../../components/ui/spinner";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
 import { useDeviceLabel } from "../../lib/use-device-label";
 import { SessionRow } from "./session-row";
+import list from "../../components/card-list.module.css";
 import styles from "./sessions-card.module.css";
 
 type Load = { state: "loading" } | { state: "failed"; error: AuthError } | { state: "ready"; sessions: Session[] };
@@ -96,34 +97,24 @@ export function SessionsCard({ id }: { id?: string }) {
       flush
     >
       {notice ? (
-        <div className={styles.notice}>
+        <div className={list.notice}>
           <Alert ref={noticeRef} variant={notice.variant} focusable>
             {notice.text}
           </Alert>
         </div>
       ) : null}
 
-      {load.state === "loading" ? (
-        <div className={styles.state}>
-          <Spinner size="sm" />
-          <span role="status">{t("account.sessions.loading")}</span>
-        </div>
-      ) : null}
-
-      {load.state === "failed" ? (
-        <div className={styles.notice}>
-          <Alert variant="error" title={t("account.sessions.loadFailed")}>
-            <p>{errorMessage(t, load.error)}</p>
-            <Button variant="secondary" size="sm" className={styles.retry} onClick={() => void refresh()}>
-              {t("common.tryAgain")}
-            </Button>
-          </Alert>
-        </div>
-      ) : null}
+      <CardListState
+        state={load.state}
+        error={load.state === "failed" ? load.error : undefined}
+        loadingText={t("account.sessions.loading")}
+        failedTitle={t("account.sessions.loadFailed")}
+        onRetry={() => void refresh()}
+      />
 
       {load.state === "ready" ? (
         <>
-          <ul className={styles.list} aria-label={t("account.sessions.listLabel")}>
+          <ul className={list.list} aria-label={t("account.sessions.listLabel")}>
             {load.sessions.map((session) => (
               <SessionRow
                 key={session.id}
