@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
-import { launchBrowser, screenshotBothSizes } from "./helpers/browser.js";
+import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
 import { description, heading, isFocused, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
@@ -23,13 +23,10 @@ let ada: Page;
 let other: Page;
 /** Ada's phone, with an iPhone user agent. */
 let phone: Page;
-const contexts: BrowserContext[] = [];
-
-async function newPage(options: { userAgent?: string } = {}): Promise<Page> {
-  const context = await browser.newContext({ baseURL: service.url, viewport: { width: 1280, height: 800 }, ...options });
-  contexts.push(context);
-  return context.newPage();
-}
+const { newPage, closeAll } = pageOpener(
+  () => browser,
+  () => service.url,
+);
 
 /** The second browser with no session, as a first-time visitor. */
 async function guest(): Promise<Page> {
@@ -58,7 +55,7 @@ describe("web app journeys", () => {
   });
 
   afterAll(async () => {
-    await Promise.allSettled(contexts.map((context) => context.close()));
+    await closeAll();
     await browser?.close();
     await service?.close();
   });

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
-import { launchBrowser, screenshotBothSizes } from "./helpers/browser.js";
+import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
 import { heading, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
@@ -21,13 +21,10 @@ let browser: Browser;
 let admin: Page;
 /** Grace's browser. */
 let grace: Page;
-const contexts: BrowserContext[] = [];
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: service.url, viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  return context.newPage();
-}
+const { newPage, closeAll } = pageOpener(
+  () => browser,
+  () => service.url,
+);
 
 async function fillSignIn(page: Page, user: { email: string; password: string }): Promise<void> {
   await page.context().clearCookies();
@@ -56,7 +53,7 @@ describe("administrator journeys", () => {
   });
 
   afterAll(async () => {
-    await Promise.allSettled(contexts.map((context) => context.close()));
+    await closeAll();
     await browser?.close();
     await service?.close();
   });

@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
 import { de } from "../web/src/i18n/de.js";
 import { en, type Messages } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
-import { launchBrowser, screenshotBothSizes } from "./helpers/browser.js";
+import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
 import { description, heading, headingIs, isFocused, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
@@ -25,13 +25,10 @@ let service: RunningService;
 /** A second service, as in development: no mail server (so an outbox), and verification required to sign in. */
 let devService: RunningService;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function newPage(baseURL = service.url): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  return context.newPage();
-}
+const { newPage, closeAll } = pageOpener(
+  () => browser,
+  () => service.url,
+);
 
 let counter = 0;
 function person(name: string) {
@@ -83,7 +80,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled(contexts.map((context) => context.close()));
+  await closeAll();
   await browser?.close();
   await Promise.allSettled([service?.close(), devService?.close()]);
   await smtp?.close();
@@ -418,7 +415,7 @@ describe("development without a mail server", () => {
     "explains a refused unverified sign-in, and the outbox page shows the mailed link that fixes it",
     async () => {
       const nia = person("Nia Dev");
-      const page = await newPage(devService.url);
+      const page = await newPage({ baseURL: devService.url });
       await page.goto("/sign-up");
       await page.getByLabel(en.signUp.name, { exact: true }).fill(nia.name);
       await page.getByLabel(en.signUp.email).fill(nia.email);

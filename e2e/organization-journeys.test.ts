@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
 import { en } from "../web/src/i18n/en.js";
-import { launchBrowser, screenshotBothSizes } from "./helpers/browser.js";
+import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
 import { headingIs, signUpByApi } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
@@ -19,13 +19,10 @@ const o = en.organization;
 let smtp: TestSmtp;
 let service: RunningService;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: service.url, viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  return context.newPage();
-}
+const { newPage, closeAll } = pageOpener(
+  () => browser,
+  () => service.url,
+);
 
 function linkTo(mail: ReceivedMail, path: string): string {
   const found = mail.links.find((l) => new URL(l).pathname.startsWith(path));
@@ -48,7 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled(contexts.map((context) => context.close()));
+  await closeAll();
   await browser?.close();
   await service?.close();
   await smtp?.close();

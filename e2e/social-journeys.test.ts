@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
 import {
@@ -7,7 +7,7 @@ import {
   type TestIdentityProvider,
 } from "../server/test/helpers/test-identity-provider.js";
 import { en } from "../web/src/i18n/en.js";
-import { launchBrowser, screenshotBothSizes } from "./helpers/browser.js";
+import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
 import { headingIs, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
@@ -25,13 +25,10 @@ let idp: TestIdentityProvider;
 let smtp: TestSmtp;
 let service: RunningService;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: service.url, viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  return context.newPage();
-}
+const { newPage, closeAll } = pageOpener(
+  () => browser,
+  () => service.url,
+);
 
 let counter = 0;
 /** A person known to the provider, who is the one signing in there next. */
@@ -95,7 +92,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled(contexts.map((context) => context.close()));
+  await closeAll();
   await browser?.close();
   await service?.close();
   await Promise.allSettled([idp?.close(), smtp?.close()]);

@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { de } from "../web/src/i18n/de.js";
 import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
-import { ARTIFACTS, launchBrowser, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
+import { ARTIFACTS, launchBrowser, pageOpener, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
 import { description, heading, isFocused, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
@@ -24,13 +24,10 @@ const fill = (message: string, values: Record<string, string | number>) =>
 
 let service: RunningService;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: service.url, viewport: VIEWPORTS.desktop });
-  contexts.push(context);
-  return context.newPage();
-}
+const { newPage, closeAll } = pageOpener(
+  () => browser,
+  () => service.url,
+);
 
 const usernameField = (page: Page) => page.getByLabel(u.label);
 
@@ -80,7 +77,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled(contexts.map((context) => context.close()));
+  await closeAll();
   await browser?.close();
   await service?.close();
 });

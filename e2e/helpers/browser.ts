@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS = resolve(dirname(fileURLToPath(import.meta.url)), "../artifacts");
@@ -44,4 +44,21 @@ export async function screenshotBothSizes(page: Page, name: string): Promise<voi
     await page.screenshot({ path: join(ARTIFACTS, `${name}-${size}.png`), fullPage: true, animations: "disabled" });
   }
   await page.setViewportSize(VIEWPORTS.desktop);
+}
+
+/**
+ * Opens pages for a journey file, each in a browser context of its own (its own cookies: another person, or the
+ * same person on another device), at desktop size, on the service's URL unless told otherwise. `closeAll()` ends
+ * them at the end of the file. The browser and URL are read when a page opens (they exist only after beforeAll).
+ */
+export function pageOpener(browser: () => Browser, baseURL: () => string) {
+  const contexts: BrowserContext[] = [];
+  return {
+    async newPage(options: { baseURL?: string; userAgent?: string } = {}): Promise<Page> {
+      const context = await browser().newContext({ baseURL: baseURL(), viewport: VIEWPORTS.desktop, ...options });
+      contexts.push(context);
+      return context.newPage();
+    },
+    closeAll: () => Promise.allSettled(contexts.map((context) => context.close())),
+  };
 }
