@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/config/index.js";
 import type { User } from "../src/storage/models.js";
@@ -677,6 +678,8 @@ describe.each(DIALECTS)("organizations on %s", (dialect) => {
       const [owner, first, second] = await Promise.all([person(), person(), person()]);
       const org = await organization(owner);
       await join(org.id, first, "member");
+      // Joined in a later millisecond, so "longest-standing" is not decided by the id tie-break.
+      await sleep(5);
       await join(org.id, second, "member");
       expect((await owner.client.post("/delete-user", { password: PASSWORD })).status).toBe(200);
       expect(await rolesIn(org.id, second)).toEqual({ [first.id]: "owner", [second.id]: "member" });
