@@ -60,6 +60,8 @@ async function openAccount(page: Page): Promise<void> {
 /** The names shown in the connected-accounts list, in order. */
 async function connectedNames(page: Page): Promise<string[]> {
   const rows = connectedList(page).getByRole("listitem");
+  // After a navigation the accounts arrive a moment after the page: wait for the first row.
+  await rows.first().waitFor();
   const names: string[] = [];
   for (const row of await rows.all()) names.push(await text(row.locator("p").first()));
   return names;
