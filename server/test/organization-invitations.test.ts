@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -32,6 +33,38 @@ describe.each(DIALECTS)("organization invitations on %s", (dialect) => {
     await smtp?.close();
   });
   const { client, person, organization, join, team3 } = organizationFixtures(() => server, ORIGIN);
+
+  /**
+   * Runs `work` while a separate PostgreSQL connection holds the organization's row lock, and lets go once
+   * `waiters` statements of the service wait for that lock.
+   */
+  async function whileOrganizationLocked<T>(organizationId: string, waiters: number, work: () => Promise<T>) {
+    const locker = new pg.Client({ connectionString: server.database.url });
+    await locker.connect();
+    try {
+      await locker.query(`set search_path to ${server.database.schema}`);
+      await locker.query("begin");
+      await locker.query("select id from organization where id = $1 for update", [organizationId]);
+      const running = work();
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const { rows } = await locker.query<{ n: string }>(
+          // Who waits for this connection, directly or behind another waiter (a second waiter queues on the first).
+          `with recursive w(pid) as (
+             select pid from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))
+             union select a.pid from pg_stat_activity a join w on w.pid = any(pg_blocking_pids(a.pid))
+           ) select count(*) as n from w`,
+        );
+        if (Number(rows[0]!.n) >= waiters) break;
+        if (Date.now() > deadline) throw new Error(`fewer than ${waiters} statements came to wait for the lock`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await locker.query("commit");
+      return await running;
+    } finally {
+      await locker.end();
+    }
+  }
 
   async function invite(from: Person, body: Record<string, unknown>) {
     return from.client.post("/organization/invite-member", { role: "member", ...body });
@@ -242,12 +275,17 @@ describe.each(DIALECTS)("organization invitations on %s", (dialect) => {
       const invitee = await person();
       const invitation = await invite(owner, { email: invitee.email });
       const headers = { cookie: invitee.client.cookieHeader() };
-      const results = await Promise.allSettled(
-        [0, 1].map(() => server.gatehouse.api.acceptInvitation({ headers, body: { invitationId: invitation.body.id } })),
-      );
+      const accept = () => server.gatehouse.api.acceptInvitation({ headers, body: { invitationId: invitation.body.id } });
+      // Both must read the invitation pending before either writes. On PostgreSQL another connection holds the
+      // organization's row lock until both accepts wait behind it (past their read); SQLite's one connection
+      // runs both reads before either transaction starts.
+      const results =
+        dialect === "postgres"
+          ? await whileOrganizationLocked(org.id, 2, () => Promise.allSettled([accept(), accept()]))
+          : await Promise.allSettled([accept(), accept()]);
       expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
       const failure = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-      // Both read it pending before either wrote: the conditional UPDATE decides.
+      // The conditional UPDATE decides.
       expect(failure.reason).toMatchObject({ status: 400, message: "Failed to retrieve invitation" });
       const members = await server.gatehouse.runtime.stores.members.listMembers(org.id, {
         limit: 10,
