@@ -64,6 +64,10 @@ describe("administrator journeys", () => {
     expect(await grace.getByRole("link", { name: en.nav.admin }).count()).toBe(0);
     await grace.goto("/admin");
     expect(await text(heading(grace))).toBe(en.notFound.heading);
+    // The 404 sits inside the signed-in frame: its one navigation, no second layout of its own.
+    expect(await grace.getByRole("link", { name: en.nav.account, exact: true }).count()).toBe(1);
+    expect(await grace.getByRole("banner").count()).toBe(1);
+    await screenshotBothSizes(grace, "admin-not-found");
 
     await fillSignIn(admin, ROOT);
     await admin.waitForURL((url) => url.pathname === "/");
