@@ -98,7 +98,10 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
       : config.production
         ? refusingMailer(logger)
         : outboxMailer(logger));
-  const stores = createStores(database.db, { preparedQuery: database.preparedQuery });
+  const stores = createStores(database.db, {
+    preparedQuery: database.preparedQuery,
+    coalesceReads: database.dialect === "postgres" ? config.database.coalesceSessionReads || undefined : undefined,
+  });
   const runtime: Runtime = {
     config,
     database,

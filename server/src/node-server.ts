@@ -29,7 +29,7 @@ export function serveGatehouse(
   const listener = getRequestListener((request: Request, env: HttpBindings | Http2Bindings) => {
     const path = request.url.slice(request.url.indexOf("/", 8));
     if (path.startsWith(basePath + "/") || path === basePath || !webApp) {
-      return gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
+      return gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress, incoming: env.incoming });
     }
     return webApp.serve(request) ?? NOT_FOUND();
   });

@@ -99,6 +99,33 @@ describe.each(DIALECTS)("HTTP surface on %s", (dialect) => {
       expect(res.body.code).toBe("REQUEST_BODY_IS_TOO_LARGE");
     });
 
+    it("reads a body sent in chunks without a length, and answers 413 once one grows past the limit", async () => {
+      const chunked = (pieces: string[]) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = httpRequest(
+            `${server.base}/sign-up/email`,
+            { method: "POST", headers: { "content-type": "application/json", origin: "http://app.test" } },
+            (res) => {
+              let text = "";
+              res.on("data", (chunk) => (text += chunk));
+              res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+            },
+          );
+          req.on("error", reject);
+          for (const piece of pieces) req.write(piece); // no content-length: sent chunked
+          req.end();
+        });
+      const email = uniqueEmail();
+      const json = JSON.stringify({ name: "Chunked", email, password: PASSWORD });
+      const ok = await chunked([json.slice(0, 10), json.slice(10, 30), json.slice(30)]);
+      expect(ok.status, ok.text).toBe(200);
+      expect(JSON.parse(ok.text).user.email).toBe(email);
+
+      const big = await chunked([`{"name":"`, ..."x".repeat(200_000).match(/.{1,16384}/g)!, `"}`]);
+      expect(big.status).toBe(413);
+      expect(JSON.parse(big.text).code).toBe("REQUEST_BODY_IS_TOO_LARGE");
+    });
+
     it("answers 400 for JSON that is not an object", async () => {
       for (const rawBody of ["[]", '"text"', "42", "null"]) {
         const res = await client().request("POST", "/sign-in/email", {

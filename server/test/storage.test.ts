@@ -5,6 +5,8 @@ import { createStores, migrateToLatest, type DatabaseHandle, type Stores } from 
 import type { Account, Session, User } from "../src/storage/models.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { openMigratedStorage, userRecord, type MigratedStorage } from "./helpers/storage.js";
+import { insertNewUser } from "../src/storage/new-user.js";
+import { isUniqueViolation } from "../src/storage/constraint-errors.js";
 
 /** One conformance suite: every storage backend must pass it unchanged. */
 describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
@@ -110,6 +112,42 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
     expect(await stores.sessions.findSessionAndUser("gone")).toBeNull();
   });
 
+  it.runIf(dialect === "postgres")("coalesces concurrent session reads into few statements, each answered its own", async () => {
+    const user = newUser();
+    await stores.users.createUser(user);
+    const sessions = Array.from({ length: 40 }, () => newSession(user.id));
+    for (const session of sessions) await stores.sessions.createSession(session);
+    let statements = 0;
+    const counting = createStores(handle.db, {
+      preparedQuery: async (name, text, params) => {
+        statements++;
+        return handle.preparedQuery!(name, text, params);
+      },
+      coalesceReads: 2,
+    });
+    // Each token three times, and tokens that name nothing, all at once.
+    const asked = [...sessions, ...sessions, ...sessions].map((session) => session.token);
+    asked.push("no-such-token", "another-missing-one");
+    const found = await Promise.all(asked.map((token) => counting.sessions.findSessionAndUser(token)));
+    found.forEach((result, i) => {
+      if (i >= sessions.length * 3) expect(result).toBeNull();
+      else expect(result?.session).toEqual(sessions[i % sessions.length]);
+    });
+    expect(statements).toBeLessThan(10);
+
+    // A read that fails fails every request it carried; the next reads go through again.
+    const failing = createStores(handle.db, {
+      preparedQuery: async (name, text, params) => {
+        if (params[0] instanceof Array && params[0].length > 1) throw Object.assign(new Error("gone"), { code: "57P01" });
+        return handle.preparedQuery!(name, text, params);
+      },
+      coalesceReads: 1,
+    });
+    const results = await Promise.allSettled(sessions.slice(0, 5).map((s) => failing.sessions.findSessionAndUser(s.token)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "rejected", "rejected"]);
+    expect((await failing.sessions.findSessionAndUser(sessions[0]!.token))?.session.id).toBe(sessions[0]!.id);
+  });
+
   it("lists unexpired sessions and deletes them per user, optionally sparing one", async () => {
     const user = newUser();
     await stores.users.createUser(user);
@@ -151,6 +189,53 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
     expect(await stores.users.deleteUser(user.id)).toBe(true);
     expect(await stores.sessions.findSessionAndUser(session.token)).toBeNull();
     expect(await stores.accounts.listUserAccounts(user.id)).toEqual([]);
+  });
+
+  it("writes a new user with their account and first session all at once, or nothing", async () => {
+    const user = newUser();
+    const account = credential(user.id);
+    const session = newSession(user.id);
+    await insertNewUser(handle.db, handle.dialect, { user, account, session });
+    expect((await stores.users.findUserAndPassword("email", user.email))?.password).toBe("00:11");
+    expect((await stores.sessions.findSessionAndUser(session.token))?.user.id).toBe(user.id);
+
+    // The session's token is taken: neither the user nor the account may stay behind.
+    const second = newUser();
+    const failing = insertNewUser(handle.db, handle.dialect, {
+      user: second,
+      account: credential(second.id),
+      session: newSession(second.id, { token: session.token }),
+    });
+    await expect(failing).rejects.toSatisfy(isUniqueViolation);
+    expect(await stores.users.findUserById(second.id)).toBeNull();
+    expect(await stores.accounts.findCredentialAccount(second.id)).toBeNull();
+
+    // The email is taken (checked at the end of the one statement): no session stays behind.
+    const third = newUser({ email: user.email });
+    const thirdSession = newSession(third.id);
+    await expect(
+      insertNewUser(handle.db, handle.dialect, { user: third, account: credential(third.id), session: thirdSession }),
+    ).rejects.toSatisfy(isUniqueViolation);
+    expect(await stores.sessions.findSessionAndUser(thirdSession.token)).toBeNull();
+    expect(await stores.accounts.findCredentialAccount(third.id)).toBeNull();
+
+    // Without a session, and without an account.
+    const plain = newUser();
+    await insertNewUser(handle.db, handle.dialect, { user: plain, account: credential(plain.id) });
+    const bare = newUser();
+    await insertNewUser(handle.db, handle.dialect, { user: bare });
+    expect((await stores.users.findUserAndPassword("email", plain.email))?.password).toBe("00:11");
+    expect(await stores.users.findUserAndPassword("email", bare.email)).toEqual({ user: bare, password: null });
+  });
+
+  it("finds a user and their password by email or username in one read", async () => {
+    const user = newUser({ username: `u${generateId().slice(0, 10).toLowerCase()}` });
+    await stores.users.createUser(user);
+    expect(await stores.users.findUserAndPassword("username", user.username!)).toEqual({ user, password: null });
+    await stores.accounts.createAccount({ ...credential(user.id), providerId: "github", accountId: "gh-1", password: null });
+    await stores.accounts.createAccount(credential(user.id));
+    expect(await stores.users.findUserAndPassword("username", user.username!)).toEqual({ user, password: "00:11" });
+    expect(await stores.users.findUserAndPassword("email", "nobody@example.com")).toBeNull();
   });
 
   it("stores accounts and finds the credential one", async () => {

@@ -42,6 +42,11 @@ export const optionsSchema = z
         url: z.string().min(1).default("sqlite://./data/gatehouse.db"),
         /** PostgreSQL pool size. */
         poolSize: z.number().int().min(1).max(500).default(10),
+        /**
+         * PostgreSQL: how many session reads may be out at once before further ones wait and go together, many
+         * tokens to a statement (0: every read on its own).
+         */
+        coalesceSessionReads: z.number().int().min(0).max(500).default(4),
         /** PostgreSQL schema to use (created if missing); "public" by default. */
         schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
       })

@@ -1,6 +1,7 @@
 import { generateId } from "../crypto/random.js";
 import type { Runtime } from "../runtime.js";
-import { createStores, type Account, type Stores } from "../storage/index.js";
+import type { Account, Session, Stores } from "../storage/index.js";
+import { insertNewUser } from "../storage/new-user.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { NewUser } from "../storage/users.js";
 import { usernameTakenError } from "./username.js";
@@ -32,17 +33,22 @@ export async function setCredentialPassword(stores: Stores, userId: string, hash
 }
 
 /**
- * Creates a user and, given a password hash, their credential account, in one transaction. Hash before calling:
- * no connection or write lock is held while scrypt runs (PERF-NOTES.md item 3). When a racing request took the
- * username meanwhile, throws 422 username taken; when it took the email, the unique violation itself (callers word
- * that one differently).
+ * Creates a user and, given a password hash, their credential account, and, given one, their first session: all
+ * or nothing (storage/new-user.ts). Hash before calling: no connection or write lock is held while scrypt runs
+ * (PERF-NOTES.md item 3). When a racing request took the username meanwhile, throws 422 username taken; when it
+ * took the email, the unique violation itself (callers word that one differently).
  */
-export async function insertUserWithPassword(runtime: Runtime, user: NewUser, hash: string | null): Promise<void> {
+export async function insertUserWithPassword(
+  runtime: Runtime,
+  user: NewUser,
+  hash: string | null,
+  session?: Session,
+): Promise<void> {
   try {
-    await runtime.database.db.transaction().execute(async (trx) => {
-      const stores = createStores(trx);
-      await stores.users.createUser(user);
-      if (hash) await stores.accounts.createAccount(newCredentialAccount(user.id, hash, user.createdAt));
+    await insertNewUser(runtime.database.db, runtime.database.dialect, {
+      user,
+      account: hash ? newCredentialAccount(user.id, hash, user.createdAt) : null,
+      session,
     });
   } catch (error) {
     if (isUniqueViolation(error) && user.username && (await runtime.stores.users.findUserByUsername(user.username))) {

@@ -64,7 +64,10 @@ export const signUpEmail = defineEndpoint({
 
     const hash = await runtime.hasher.hash(body.password);
     const user = newUserRecord({ ...fields, ...names, lang }, runtime.now());
-    await insertUserWithPassword(runtime, user, hash).catch((error: unknown) => {
+    // The first session is written with the user and their password, in the same statement or transaction.
+    const sessionOptions = { rememberMe: body.rememberMe ?? true };
+    const session = signsIn ? runtime.sessions.newSession(user, clientInfo(ctx), sessionOptions) : undefined;
+    await insertUserWithPassword(runtime, user, hash, session).catch((error: unknown) => {
       throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS) : error;
     });
     runtime.logger.info({ userId: user.id }, "user signed up");
@@ -74,10 +77,8 @@ export const signUpEmail = defineEndpoint({
         sendVerificationMail(ctx, user, { callbackURL: body.callbackURL }),
       );
     }
-    if (!signsIn) return { token: null, user: publicUser(user) };
-    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx), {
-      rememberMe: body.rememberMe ?? true,
-    });
+    if (!session) return { token: null, user: publicUser(user) };
+    runtime.sessions.setNewSessionCookies(ctx, { session, user }, sessionOptions);
     return { token: session.token, user: publicUser(user) };
   },
 });
@@ -153,26 +154,26 @@ export async function completeSignIn(
 }
 
 /**
- * Checks a user's password. Every failure (no such user, no password, a wrong one) costs one password hash and
- * throws the same 401 with `failure`, so neither timing nor message tells whether the user exists.
+ * Checks a password against what findUserAndPassword found. Every failure (no such user, no password, a wrong
+ * one) costs one password hash and throws the same 401 with `failure`, so neither timing nor message tells
+ * whether the user exists.
  */
 export async function verifyUserPassword(
   runtime: Runtime,
-  user: User | null,
+  found: { user: User; password: string | null } | null,
   password: string,
   failure: string,
 ): Promise<User> {
-  const account = user ? await runtime.stores.accounts.findCredentialAccount(user.id) : null;
-  if (!user || !account?.password) {
+  if (!found?.password) {
     await runtime.hasher.verifyDummy(password);
     throw new APIError("UNAUTHORIZED", failure);
   }
-  if (!(await runtime.hasher.verify(account.password, password))) throw new APIError("UNAUTHORIZED", failure);
-  return user;
+  if (!(await runtime.hasher.verify(found.password, password))) throw new APIError("UNAUTHORIZED", failure);
+  return found.user;
 }
 
 /** Checks an email and password (401 Invalid email or password on any failure). */
 export async function verifyEmailPassword(runtime: Runtime, email: string, password: string): Promise<User> {
-  const user = await runtime.stores.users.findUserByEmail(email);
-  return verifyUserPassword(runtime, user, password, MESSAGES.INVALID_EMAIL_OR_PASSWORD);
+  const found = await runtime.stores.users.findUserAndPassword("email", email);
+  return verifyUserPassword(runtime, found, password, MESSAGES.INVALID_EMAIL_OR_PASSWORD);
 }

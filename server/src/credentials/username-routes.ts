@@ -25,7 +25,7 @@ export const signInUsername = defineEndpoint({
     if (body.password.length > runtime.config.emailAndPassword.maxPasswordLength) {
       throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
     }
-    const found = await runtime.stores.users.findUserByUsername(username);
+    const found = await runtime.stores.users.findUserAndPassword("username", username);
     const user = await verifyUserPassword(runtime, found, body.password, USERNAME_MESSAGES.INVALID_USERNAME_OR_PASSWORD);
     return completeSignIn(ctx, user, body, USERNAME_MESSAGES.EMAIL_NOT_VERIFIED);
   },

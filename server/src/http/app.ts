@@ -6,7 +6,7 @@ import { clientIp } from "./client-ip.js";
 import type { AnyEndpoint } from "./endpoint.js";
 import { APIError, MESSAGES } from "./errors.js";
 import { buildOpenApiDocument, renderReferencePage } from "./openapi.js";
-import { runEndpoint, type CallResult } from "./pipeline.js";
+import { runEndpoint, type CallResult, type NodeBody } from "./pipeline.js";
 import { VERSION } from "../version.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { createGetSessionFastPath, type NodeFastPath } from "./fast-path.js";
@@ -14,6 +14,8 @@ import { createGetSessionFastPath, type NodeFastPath } from "./fast-path.js";
 export interface ServerEnv {
   /** The client address of the socket, when served by node:http. */
   remoteAddress?: string | undefined;
+  /** The node:http request, when served by node:http: its body is read from it directly. */
+  incoming?: NodeBody | undefined;
   [key: string]: unknown;
 }
 
@@ -88,6 +90,7 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
         params: c.req.param() as Record<string, string>,
         ip: c.env.ip,
         request,
+        incoming: c.env.incoming,
         server: false,
       });
       if (endpoint.path === "/get-session") {

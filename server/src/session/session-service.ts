@@ -19,6 +19,12 @@ export interface CookieJar {
   setCookie(name: string, value: string, attributes?: CookieAttributes): void;
 }
 
+export interface NewSessionOptions {
+  /** Off: a one-day session in a browser-session cookie. On by default. */
+  rememberMe?: boolean | undefined;
+  overrides?: Partial<Session>;
+}
+
 export interface ClientInfo {
   ip: string;
   userAgent: string;
@@ -29,12 +35,13 @@ const DONT_REMEMBER_CACHE_LIFE = 60; // cookie-cache life when the cookie itself
 
 export interface SessionService {
   /** Creates a session for the user and sets its cookies. */
-  createSession(
-    jar: CookieJar,
-    user: User,
-    client: ClientInfo,
-    opts?: { rememberMe?: boolean; overrides?: Partial<Session> },
-  ): Promise<Session>;
+  createSession(jar: CookieJar, user: User, client: ClientInfo, opts?: NewSessionOptions): Promise<Session>;
+  /**
+   * The two halves of createSession, for a caller that stores the session itself (sign-up writes it with the
+   * new user): the record, not yet stored; then, once it is, its cookies.
+   */
+  newSession(user: User, client: ClientInfo, opts?: NewSessionOptions): Session;
+  setNewSessionCookies(jar: CookieJar, data: SessionAndUser, opts?: NewSessionOptions): void;
   /**
    * The session the request's cookies name, or null. Expired sessions are deleted and their cookies
    * cleared; with refresh, a session past its update age is extended and its cookie re-issued.
@@ -107,31 +114,42 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
     return token;
   };
 
+  const newSession = (user: User, client: ClientInfo, opts: NewSessionOptions = {}): Session => {
+    const t = now();
+    return {
+      id: generateId(),
+      token: generateId(),
+      userId: user.id,
+      expiresAt: new Date(t.getTime() + ((opts.rememberMe ?? true) ? expiresIn : DONT_REMEMBER_SESSION_LIFE) * 1000),
+      ipAddress: client.ip,
+      userAgent: client.userAgent,
+      createdAt: t,
+      updatedAt: t,
+      activeOrganizationId: null,
+      activeTeamId: null,
+      impersonatedBy: null,
+      ...opts.overrides,
+    };
+  };
+
+  const setNewSessionCookies = (jar: CookieJar, data: SessionAndUser, opts: NewSessionOptions = {}) => {
+    const rememberMe = opts.rememberMe ?? true;
+    if (rememberMe) {
+      if (jar.cookie(names.dontRemember) !== undefined) jar.setCookie(names.dontRemember, "", { ...base, maxAge: 0 });
+    } else {
+      jar.setCookie(names.dontRemember, signCookieValue("true", config.secret), base);
+    }
+    setSessionCookies(jar, data, !rememberMe);
+  };
+
   return {
+    newSession,
+    setNewSessionCookies,
+
     async createSession(jar, user, client, opts = {}) {
-      const rememberMe = opts.rememberMe ?? true;
-      const t = now();
-      const session: Session = {
-        id: generateId(),
-        token: generateId(),
-        userId: user.id,
-        expiresAt: new Date(t.getTime() + (rememberMe ? expiresIn : DONT_REMEMBER_SESSION_LIFE) * 1000),
-        ipAddress: client.ip,
-        userAgent: client.userAgent,
-        createdAt: t,
-        updatedAt: t,
-        activeOrganizationId: null,
-        activeTeamId: null,
-        impersonatedBy: null,
-        ...opts.overrides,
-      };
+      const session = newSession(user, client, opts);
       await stores.sessions.createSession(session);
-      if (rememberMe) {
-        if (jar.cookie(names.dontRemember) !== undefined) jar.setCookie(names.dontRemember, "", { ...base, maxAge: 0 });
-      } else {
-        jar.setCookie(names.dontRemember, signCookieValue("true", config.secret), base);
-      }
-      setSessionCookies(jar, { session, user }, !rememberMe);
+      setNewSessionCookies(jar, { session, user }, opts);
       return session;
     },
 

@@ -23,6 +23,17 @@ export function toAccount(row: Selectable<AccountTable>): Account {
 
 const dateOrNull = (date: Date | null | undefined) => (date ? dbDate(date) : null);
 
+/** An account as a row of the account table. */
+export function toAccountRow(account: Account) {
+  return {
+    ...account,
+    accessTokenExpiresAt: dateOrNull(account.accessTokenExpiresAt),
+    refreshTokenExpiresAt: dateOrNull(account.refreshTokenExpiresAt),
+    createdAt: dbDate(account.createdAt),
+    updatedAt: dbDate(account.updatedAt),
+  };
+}
+
 /** What a provider hands out for an account, as stored (possibly encrypted by the caller). */
 export type AccountTokens = Pick<
   Account,
@@ -32,16 +43,7 @@ export type AccountTokens = Pick<
 export function accountStore(db: Kysely<Database>) {
   return {
     async createAccount(account: Account): Promise<Account> {
-      await db
-        .insertInto("account")
-        .values({
-          ...account,
-          accessTokenExpiresAt: dateOrNull(account.accessTokenExpiresAt),
-          refreshTokenExpiresAt: dateOrNull(account.refreshTokenExpiresAt),
-          createdAt: dbDate(account.createdAt),
-          updatedAt: dbDate(account.updatedAt),
-        })
-        .execute();
+      await db.insertInto("account").values(toAccountRow(account)).execute();
       return account;
     },
 

@@ -4,9 +4,8 @@ import { invitationStore } from "./invitations.js";
 import { memberStore } from "./members.js";
 import { organizationDirectoryStore } from "./organization-directory.js";
 import { organizationStore } from "./organizations.js";
-import type { PreparedQuery } from "./database.js";
 import type { Database } from "./schema.js";
-import { sessionStore } from "./sessions.js";
+import { sessionStore, type SessionStoreOptions } from "./sessions.js";
 import { teamStore } from "./teams.js";
 import { userStore } from "./users.js";
 import { verificationStore } from "./verifications.js";
@@ -16,10 +15,10 @@ export { migrateToLatest } from "./migrator.js";
 export type * from "./models.js";
 
 /** Every repository over one connection (or one transaction: pass the transaction as db). */
-export function createStores(db: Kysely<Database>, opts: { preparedQuery?: PreparedQuery | undefined } = {}) {
+export function createStores(db: Kysely<Database>, opts: SessionStoreOptions = {}) {
   return {
     users: userStore(db),
-    sessions: sessionStore(db, opts.preparedQuery),
+    sessions: sessionStore(db, opts),
     accounts: accountStore(db),
     verifications: verificationStore(db),
     organizations: organizationStore(db),

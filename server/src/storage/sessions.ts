@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Selectable } from "kysely";
 import type { Session, User } from "./models.js";
 import { dbDate, toDate } from "./rows.js";
+import { coalescingReader } from "./coalesce.js";
 import type { PreparedQuery } from "./database.js";
 import type { Database, SessionTable, UserTable } from "./schema.js";
 import { toUser } from "./users.js";
@@ -18,6 +19,16 @@ export function toSession(row: Selectable<SessionTable>): Session {
     activeOrganizationId: row.activeOrganizationId ?? null,
     activeTeamId: row.activeTeamId ?? null,
     impersonatedBy: row.impersonatedBy ?? null,
+  };
+}
+
+/** A session as a row of the session table. */
+export function toSessionRow(session: Session) {
+  return {
+    ...session,
+    expiresAt: dbDate(session.expiresAt),
+    createdAt: dbDate(session.createdAt),
+    updatedAt: dbDate(session.updatedAt),
   };
 }
 
@@ -56,35 +67,54 @@ export interface SessionAndUser {
   user: User;
 }
 
-export function sessionStore(db: Kysely<Database>, preparedQuery?: PreparedQuery) {
+export interface SessionStoreOptions {
+  /** The hot read as a prepared statement (see DatabaseHandle.preparedQuery). */
+  preparedQuery?: PreparedQuery | undefined;
+  /**
+   * PostgreSQL: session reads coalesce under load (coalesce.ts), many tokens to a statement, with at most this
+   * many statements out at once. Unset: every read is a statement of its own (SQLite, where a read is a call).
+   */
+  coalesceReads?: number | undefined;
+}
+
+/** Tokens per coalesced session read at most. */
+const MAX_TOKENS_PER_READ = 64;
+
+export function sessionStore(db: Kysely<Database>, opts: SessionStoreOptions = {}) {
+  const { preparedQuery, coalesceReads } = opts;
   // The one query behind every authenticated request: built once, run with a fresh parameter each time.
-  const lookup = db
+  const lookupBase = db
     .selectFrom("session as s")
     .innerJoin("user as u", "u.id", "s.userId")
     .select(SESSION_COLUMNS.map((c) => `s.${c} as s_${c}` as const))
-    .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const))
-    .where("s.token", "=", "")
-    .compile();
+    .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const));
+  const lookup = lookupBase.where("s.token", "=", "").compile();
+  // Many tokens at once (PostgreSQL): `= any($1)` with a text array, one index probe per token.
+  const lookupMany = lookupBase.where((eb) => eb("s.token", "=", eb.fn<string>("any", [eb.val<string[]>([])]))).compile();
+  const tokenColumn = SESSION_COLUMNS.indexOf("token");
+  const readOne = async (token: string): Promise<unknown[] | undefined> =>
+    preparedQuery
+      ? (await preparedQuery("gatehouse_session_lookup", lookup.sql, [token]))[0]
+      : (await db.executeQuery<unknown[]>(CompiledQuery.raw(lookup.sql, [token]))).rows.map((r) => Object.values(r))[0];
+  const read =
+    preparedQuery && coalesceReads
+      ? coalescingReader<string, unknown[]>({
+          readMany: (tokens) => preparedQuery("gatehouse_session_lookup_many", lookupMany.sql, [tokens]),
+          keyOf: (row) => row[tokenColumn] as string,
+          concurrency: coalesceReads,
+          maxBatch: MAX_TOKENS_PER_READ,
+        })
+      : readOne;
 
   return {
     async createSession(session: Session): Promise<Session> {
-      await db
-        .insertInto("session")
-        .values({
-          ...session,
-          expiresAt: dbDate(session.expiresAt),
-          createdAt: dbDate(session.createdAt),
-          updatedAt: dbDate(session.updatedAt),
-        })
-        .execute();
+      await db.insertInto("session").values(toSessionRow(session)).execute();
       return session;
     },
 
     async findSessionAndUser(token: string): Promise<SessionAndUser | null> {
       // Columns come in the select's order: the session's, then the user's.
-      const row = preparedQuery
-        ? (await preparedQuery("gatehouse_session_lookup", lookup.sql, [token]))[0]
-        : (await db.executeQuery<unknown[]>(CompiledQuery.raw(lookup.sql, [token]))).rows.map((r) => Object.values(r))[0];
+      const row = await read(token);
       if (!row) return null;
       const session: Record<string, unknown> = {};
       const user: Record<string, unknown> = {};

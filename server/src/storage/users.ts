@@ -43,7 +43,8 @@ export type UserChanges = Partial<
   >
 > & { updatedAt: Date };
 
-function toUserRow(user: NewUser) {
+/** A new user as a row of the user table (dates and booleans as the dialect stores them). */
+export function toUserRow(user: NewUser) {
   return {
     id: user.id,
     name: user.name,
@@ -104,6 +105,26 @@ export function userStore(db: Kysely<Database>) {
     async findUserByEmail(email: string): Promise<User | null> {
       const row = await db.selectFrom("user").selectAll().where("email", "=", email).executeTakeFirst();
       return row ? toUser(row) : null;
+    },
+
+    /**
+     * A user by email or by username (normalised) with the hash of their password, in one read: what a password
+     * sign-in needs. `password` is null for a user without a credential account (social sign-up only).
+     */
+    async findUserAndPassword(
+      by: "email" | "username",
+      value: string,
+    ): Promise<{ user: User; password: string | null } | null> {
+      const row = await db
+        .selectFrom("user")
+        .leftJoin("account", (join) =>
+          join.onRef("account.userId", "=", "user.id").on("account.providerId", "=", "credential"),
+        )
+        .selectAll("user")
+        .select("account.password as credentialPassword")
+        .where(by === "email" ? "user.email" : "user.username", "=", value)
+        .executeTakeFirst();
+      return row ? { user: toUser(row), password: row.credentialPassword ?? null } : null;
     },
 
     /** By username, which is stored and compared in lower case (pass it normalised). */
