@@ -154,23 +154,32 @@ const cookieOf = (response) =>
     .filter((pair) => pair.split("=")[1])
     .join("; ");
 
-/** Signs up one user and signs in once; returns the Cookie header that names the session (and its cache). */
+/**
+ * Signs up one user and signs in once per get-session connection, as that many browsers would; returns the Cookie
+ * headers that name those sessions (and their caches), each checked. Every connection of a get-session load sends
+ * its own session, so a server cannot answer the load from one cached row.
+ */
 async function seedUser(base, email) {
   await post(base, "/api/auth/sign-up/email", { name: "Bench User", email, password: PASSWORD });
-  const response = await post(base, "/api/auth/sign-in/email", { email, password: PASSWORD });
-  const cookie = cookieOf(response);
-  const check = await fetch(base + "/api/auth/get-session", { headers: { cookie } });
-  const data = await check.json();
-  if (!data?.session?.token) throw new Error(`get-session with the seeded cookie gave no session: ${JSON.stringify(data)}`);
-  return cookie;
+  const cookies = [];
+  for (let i = 0; i < config.connections; i++) {
+    const response = await post(base, "/api/auth/sign-in/email", { email, password: PASSWORD });
+    const cookie = cookieOf(response);
+    const check = await fetch(base + "/api/auth/get-session", { headers: { cookie } });
+    const data = await check.json();
+    if (!data?.session?.token) throw new Error(`get-session with a seeded cookie gave no session: ${JSON.stringify(data)}`);
+    cookies.push(cookie);
+  }
+  if (new Set(cookies).size !== cookies.length) throw new Error("the seeded sign-ins did not give distinct sessions");
+  return cookies;
 }
 
 // ---- loads -----------------------------------------------------------------------------------------------
 
-const getSessionLoad = (base, cookie, extra = {}) => ({
+const getSessionLoad = (base, cookies, extra = {}) => ({
   url: base,
   path: "/api/auth/get-session",
-  headers: { cookie },
+  headersOf: (i) => ({ cookie: cookies[i % cookies.length] }),
   connections: config.connections,
   duration: config.duration,
   ...extra,
@@ -204,11 +213,11 @@ function signUpLoad(base, prefix, extra = {}) {
 }
 
 /** A storm (32 connections) and, starting 1 s into it, a light get-session load whose latencies are reported. */
-async function stormWithReads(storm, base, cookie) {
+async function stormWithReads(storm, base, cookies) {
   const stormRun = runLoad({ ...storm, duration: config.duration + 2 });
   await sleep(1000);
   const reads = await runLoad(
-    getSessionLoad(base, cookie, { connections: config.stormReaders, overallRate: config.stormReadRate }),
+    getSessionLoad(base, cookies, { connections: config.stormReaders, overallRate: config.stormReadRate }),
   );
   return { reads, storm: await stormRun };
 }
@@ -271,6 +280,18 @@ async function hashLimit() {
 
 // ---- one server on one database --------------------------------------------------------------------------
 
+/** Starts a server under test from its spawn spec; its log goes to results/logs, a CPU profile when asked. */
+function startTarget(tag, spec, port) {
+  return startServer({
+    name: tag,
+    ...spec,
+    port,
+    readyPath: "/api/auth/get-session",
+    logFile: join(RESULTS, "logs", `${tag}.log`),
+    nodeArgs: config.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${join(RESULTS, "profiles", tag)}`] : [],
+  });
+}
+
 async function benchTarget(targetName, database) {
   const target = TARGETS[targetName];
   const dir = join(work, `${targetName}-${database}`);
@@ -289,25 +310,17 @@ async function benchTarget(targetName, database) {
     const tag = `${targetName}-${database}-cache-${cookieCache ? "on" : "off"}`;
     const port = await freePort();
     const spec = target.spawnSpec({ port, databaseUrl, cookieCache, dir });
-    const nodeArgs = config.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${join(RESULTS, "profiles", tag)}`] : [];
     log(`${target.label} on ${database}, cookie cache ${cookieCache ? "on" : "off"}: starting`);
-    const server = await startServer({
-      name: tag,
-      ...spec,
-      port,
-      readyPath: "/api/auth/get-session",
-      logFile: join(RESULTS, "logs", `${tag}.log`),
-      nodeArgs,
-    });
+    const server = await startTarget(tag, spec, port);
     try {
-      const cookie = await seedUser(server.base, `seed-${runTag}-${tag}@bench.example`);
+      const cookies = await seedUser(server.base, `seed-${runTag}-${tag}@bench.example`);
       await settle(server.pid);
       await sleep(1000);
       const idle = memoryOf(server.pid);
       if (!cookieCache) out.rssIdleMb = idle.rssMb;
 
-      await runLoad(getSessionLoad(server.base, cookie, { duration: config.warmup }));
-      const gs = await measure(server, getSessionLoad(server.base, cookie));
+      await runLoad(getSessionLoad(server.base, cookies, { duration: config.warmup }));
+      const gs = await measure(server, getSessionLoad(server.base, cookies));
       log(`  get-session: ${brief(gs)}`);
       out[cookieCache ? "getSessionCached" : "getSession"] = gs;
 
@@ -330,13 +343,13 @@ async function benchTarget(targetName, database) {
         out.hashLimitForSignUp = Math.round(((out.hashLimitBeforeSignUp + out.hashLimitAfterSignUp) / 2) * 10) / 10;
         // The storms' get-session load alone, as their baseline: what the machine gives without a storm.
         out.pacedAlone = await runLoad(
-          getSessionLoad(server.base, cookie, { connections: config.stormReaders, overallRate: config.stormReadRate }),
+          getSessionLoad(server.base, cookies, { connections: config.stormReaders, overallRate: config.stormReadRate }),
         );
         log(`  get-session paced, no storm: ${brief(out.pacedAlone)}`);
-        out.stormSignIn = await stormWithReads(signInLoad(server.base, email), server.base, cookie);
+        out.stormSignIn = await stormWithReads(signInLoad(server.base, email), server.base, cookies);
         log(`  get-session during sign-in storm: ${brief(out.stormSignIn.reads)} (storm ${out.stormSignIn.storm.rps} req/s)`);
         await settle(server.pid);
-        out.stormSignUp = await stormWithReads(signUpLoad(server.base, `storm-${runTag}-${tag}`), server.base, cookie);
+        out.stormSignUp = await stormWithReads(signUpLoad(server.base, `storm-${runTag}-${tag}`), server.base, cookies);
         log(`  get-session during sign-up storm: ${brief(out.stormSignUp.reads)} (storm ${out.stormSignUp.storm.rps} req/s)`);
         await settle(server.pid);
       }
@@ -369,6 +382,15 @@ async function benchCeiling(database = "sqlite") {
     await runLoad({ ...load, duration: config.warmup });
     const result = await measure(server, { ...load, duration: config.duration });
     result.rssPeakMb = memoryOf(server.pid).hwmMb;
+    // The storms' paced reads against the bare server: the latency tail this machine gives any server.
+    await settle(server.pid);
+    result.paced = await runLoad({
+      ...load,
+      connections: config.stormReaders,
+      overallRate: config.stormReadRate,
+      duration: config.duration,
+    });
+    log(`  paced: ${brief(result.paced)}`);
     return result;
   } finally {
     await server.stop();
@@ -399,16 +421,8 @@ async function benchAdmin(database) {
   const tag = `gatehouse-admin-${database}`;
   const port = await freePort();
   const spec = TARGETS.gatehouse.spawnSpec({ port, databaseUrl, cookieCache: false, dir });
-  const nodeArgs = config.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${join(RESULTS, "profiles", tag)}`] : [];
   log(`Gatehouse admin list-users on ${database}: starting`);
-  const server = await startServer({
-    name: tag,
-    ...spec,
-    port,
-    readyPath: "/api/auth/get-session",
-    logFile: join(RESULTS, "logs", `${tag}.log`),
-    nodeArgs,
-  });
+  const server = await startTarget(tag, spec, port);
   try {
     const seedStart = Date.now();
     const users = makeUsers(config.adminUsers);

@@ -5,7 +5,8 @@ import autocannon from "autocannon";
  * whole milliseconds). Only 2xx responses count towards req/s and the latency percentiles.
  *
  * opts: url, duration (s), connections, method, path, headers, body, makeBody() (a fresh body per request),
- *       overallRate (req/s over all connections), timeout (s)
+ *       overallRate (req/s over all connections), timeout (s),
+ *       headersOf(i) (the headers of connection i, instead of `headers`: a session of its own per connection)
  */
 export function runLoad(opts) {
   const request = { method: opts.method ?? "GET", path: opts.path, headers: opts.headers ?? {} };
@@ -31,6 +32,7 @@ export function runLoad(opts) {
         ...(opts.overallRate ? { overallRate: opts.overallRate, ignoreCoordinatedOmission: true } : {}),
         setupClient(client) {
           const slot = pendingSince.push(null) - 1;
+          if (opts.headersOf) client.setHeaders(opts.headersOf(slot));
           client.on("request", () => (pendingSince[slot] = performance.now()));
           client.on("response", () => (pendingSince[slot] = null));
           client.on("timeout", () => (pendingSince[slot] = null));

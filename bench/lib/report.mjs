@@ -120,6 +120,9 @@ function targetRows(results) {
   };
 }
 
+/** The bare server under the storms' paced reads (the machine's own latency tail), when measured. */
+const pacedNote = (c) => (c.paced ? `; paced like the storms' reads: p50 / p99 ${pair(c.paced)}${warn(c.paced)}` : "");
+
 function limitRows(results) {
   const h = results.hashLimit;
   const c = results.ceiling;
@@ -141,11 +144,11 @@ function limitRows(results) {
       ],
       [
         "bare node:http + one SQLite primary-key select (ceiling)",
-        c ? `${fmtRps(c.rps)} req/s, p50 / p99 ${pair(c)}, server CPU ${fmtCpu(c)} per request${warn(c)}` : "–",
+        c ? `${fmtRps(c.rps)} req/s, p50 / p99 ${pair(c)}, server CPU ${fmtCpu(c)} per request${warn(c)}${pacedNote(c)}` : "–",
       ],
       [
         "bare node:http + one PostgreSQL primary-key select (ceiling, pool of 10, prepared)",
-        cp ? `${fmtRps(cp.rps)} req/s, p50 / p99 ${pair(cp)}, server CPU ${fmtCpu(cp)} per request${warn(cp)}` : "–",
+        cp ? `${fmtRps(cp.rps)} req/s, p50 / p99 ${pair(cp)}, server CPU ${fmtCpu(cp)} per request${warn(cp)}${pacedNote(cp)}` : "–",
       ],
     ],
   };

@@ -17,7 +17,9 @@ const rows = Array.from({ length: 1000 }, (_, i) => [
   "127.0.0.1",
   "bench",
 ]);
-const token = rows[500][0];
+// Each request reads another of the 1,000 sessions, as requests from many browsers would.
+let next = 0;
+const nextToken = () => rows[next++ % rows.length][0];
 const TABLE = `CREATE TABLE IF NOT EXISTS session (
   token TEXT PRIMARY KEY, id TEXT NOT NULL, userId TEXT NOT NULL, expiresAt BIGINT NOT NULL,
   createdAt BIGINT NOT NULL, updatedAt BIGINT NOT NULL, ipAddress TEXT, userAgent TEXT)`;
@@ -30,7 +32,7 @@ if (process.env.CEILING_PG) {
     await pool.query("INSERT INTO session VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING", row);
   }
   lookup = async () =>
-    (await pool.query({ name: "ceiling_lookup", text: "SELECT * FROM session WHERE token = $1", values: [token] })).rows[0];
+    (await pool.query({ name: "ceiling_lookup", text: "SELECT * FROM session WHERE token = $1", values: [nextToken()] })).rows[0];
 } else {
   const db = new Database(process.env.CEILING_DB ?? "./ceiling.db");
   db.pragma("journal_mode = WAL");
@@ -39,7 +41,7 @@ if (process.env.CEILING_PG) {
   const insert = db.prepare("INSERT OR REPLACE INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   db.transaction(() => rows.forEach((row) => insert.run(...row)))();
   const select = db.prepare("SELECT * FROM session WHERE token = ?");
-  lookup = async () => select.get(token);
+  lookup = async () => select.get(nextToken());
 }
 
 const server = createServer((req, res) => {
