@@ -24,6 +24,20 @@ describe("password hashing", () => {
     expect(await hasher.verify("abc:zz", "x")).toBe(false);
   });
 
+  it("answers each of many concurrent jobs with its own result (two held per worker)", async () => {
+    const salt = "00112233445566778899aabbccddeeff";
+    const stored = await scryptReference("right", salt);
+    const attempts = ["right", "wrong", "right", "wrong", "wrong", "right", "right"];
+    const [results, hashes] = await Promise.all([
+      Promise.all(attempts.map((attempt) => hasher.verify(stored, attempt))),
+      Promise.all(["a", "b", "c"].map((password) => hasher.hash(password))),
+    ]);
+    expect(results).toEqual(attempts.map((attempt) => attempt === "right"));
+    for (const [i, password] of ["a", "b", "c"].entries()) {
+      expect(await scryptReference(password, hashes[i]!.split(":")[0]!)).toBe(hashes[i]);
+    }
+  });
+
   it("keeps the event loop free while a hash runs", async () => {
     // A hash on the main thread would let no timer fire until it finished; on a worker, timers keep firing.
     let ticks = 0;

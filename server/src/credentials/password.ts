@@ -55,8 +55,16 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  busy: Job | null;
+  /** Jobs sent to this worker, oldest (the one it is hashing) first; it answers them in that order. */
+  jobs: Job[];
 }
+
+/**
+ * Jobs a worker holds at once: the one it hashes and the next, waiting in its port. When a hash ends, the worker
+ * starts the next at once instead of idling until the main thread, busy with requests, has read its answer and
+ * sent it more work (that round trip cost 2-3% of the hashing time under a sign-in storm).
+ */
+const JOBS_PER_WORKER = 2;
 
 const DUMMY_HASH =
   "a5e3b2c41f0d9e8b7a6c5d4e3f2a1b0c:" + "0".repeat(128); // never matches: its key is all zeros
@@ -68,13 +76,22 @@ export function createPasswordHasher(opts: { concurrency: number; nice: number; 
   let nextId = 1;
   let closed = false;
 
+  // An idle worker first, then a new one while under the concurrency, then one that can hold another job.
+  const freeSlot = (): Slot | undefined => {
+    const idle = slots.find((s) => s.jobs.length === 0);
+    if (idle) return idle;
+    if (slots.length < opts.concurrency) return spawn();
+    let best: Slot | undefined;
+    for (const slot of slots) if (slot.jobs.length < JOBS_PER_WORKER && (!best || slot.jobs.length < best.jobs.length)) best = slot;
+    return best;
+  };
+
   const dispatch = () => {
     while (queue.length > 0) {
-      let slot = slots.find((s) => s.busy === null);
-      if (!slot && slots.length < opts.concurrency) slot = spawn();
+      const slot = freeSlot();
       if (!slot) return;
       const job = queue.shift()!;
-      slot.busy = job;
+      slot.jobs.push(job);
       slot.worker.postMessage({ id: job.id, password: job.password, salt: job.salt, expected: job.expected });
     }
   };
@@ -86,19 +103,17 @@ export function createPasswordHasher(opts: { concurrency: number; nice: number; 
       resourceLimits: { maxOldGenerationSizeMb: 32 },
     });
     worker.unref();
-    const slot: Slot = { worker, busy: null };
+    const slot: Slot = { worker, jobs: [] };
     worker.on("message", (message: { id: number; key?: string; ok?: boolean; error?: string }) => {
-      const job = slot.busy;
-      slot.busy = null;
-      if (job && job.id === message.id) {
+      const job = slot.jobs[0]?.id === message.id ? slot.jobs.shift() : undefined;
+      if (job) {
         if (message.error) job.reject(new Error(message.error));
         else job.resolve(message);
       }
       dispatch();
     });
     worker.on("error", (error) => {
-      slot.busy?.reject(error);
-      slot.busy = null;
+      for (const job of slot.jobs.splice(0)) job.reject(error);
       slots.splice(slots.indexOf(slot), 1);
       if (!closed) dispatch();
     });

@@ -6,9 +6,11 @@
  * arrived, so it sees every write committed before its request came in.
  *
  * `readMany` answers the rows found, in any order; `keyOf` tells a row's key. Keys asked for twice in one batch
- * are read once. A failed read fails every key it carried.
+ * are read once. A read of one key goes to `readOne`: the statement made for one key, whose plan is the cheapest
+ * for it (a quiet service pays nothing for the batching). A failed read fails every key it carried.
  */
 export function coalescingReader<K, R>(opts: {
+  readOne: (key: K) => Promise<R | undefined>;
   readMany: (keys: K[]) => Promise<R[]>;
   keyOf: (row: R) => K;
   concurrency: number;
@@ -33,7 +35,7 @@ export function coalescingReader<K, R>(opts: {
     const keys = [...new Set(batch.map((w) => w.key))];
     let read: Promise<R[]>;
     try {
-      read = opts.readMany(keys);
+      read = keys.length === 1 ? opts.readOne(keys[0]!).then((row) => (row === undefined ? [] : [row])) : opts.readMany(keys);
     } catch (error) {
       read = Promise.reject(error);
     }

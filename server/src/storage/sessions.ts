@@ -99,6 +99,7 @@ export function sessionStore(db: Kysely<Database>, opts: SessionStoreOptions = {
   const read =
     preparedQuery && coalesceReads
       ? coalescingReader<string, unknown[]>({
+          readOne,
           readMany: (tokens) => preparedQuery("gatehouse_session_lookup_many", lookupMany.sql, [tokens]),
           keyOf: (row) => row[tokenColumn] as string,
           concurrency: coalesceReads,
