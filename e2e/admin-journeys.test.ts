@@ -79,6 +79,27 @@ describe("administrator journeys", () => {
     await screenshotBothSizes(admin, "admin-users");
   });
 
+  it("says why the list could not be loaded, and loads it again on request", async () => {
+    // The next list request fails as it would while the database is away.
+    const unavailable = { code: "SERVICE_UNAVAILABLE", message: "Service temporarily unavailable" };
+    await admin.route(
+      "**/api/auth/admin/list-users**",
+      (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify(unavailable) }),
+      { times: 1 },
+    );
+    await admin.getByLabel(en.admin.search).fill("rita");
+    const retry = admin.getByRole("button", { name: en.common.tryAgain });
+    await retry.waitFor();
+    expect(await admin.getByRole("table", { name: en.admin.listLabel }).count()).toBe(0);
+    await screenshotBothSizes(admin, "admin-users-failed");
+
+    await retry.click();
+    await admin.getByText(fill(en.admin.range, { from: "1", to: "1", total: "1" })).waitFor();
+    expect(await retry.count()).toBe(0);
+    await admin.getByLabel(en.admin.search).fill("");
+    await admin.getByText(fill(en.admin.range, { from: "1", to: "2", total: "2" })).waitFor();
+  });
+
   it("finds a user by search and shows the empty state for no match", async () => {
     await admin.getByLabel(en.admin.search).fill("nobody-like-this");
     await admin.getByText(en.admin.empty).waitFor();

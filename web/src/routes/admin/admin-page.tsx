@@ -2,14 +2,13 @@ import type { AdminListUsersQuery, AuthError, User } from "@gatehouse/client";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { CardListState } from "../../components/card-list-state";
 import { PageHeading } from "../../components/page-heading";
 import { Alert } from "../../components/ui/alert";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { Spinner } from "../../components/ui/spinner";
 import { authClient } from "../../lib/auth-client";
-import { errorMessage } from "../../lib/auth-errors";
 import { formatDate } from "../../lib/format-time";
 import { isAdmin } from "../../lib/is-admin";
 import { useDocumentTitle } from "../../lib/use-document-title";
@@ -153,21 +152,16 @@ export function AdminPage() {
           </label>
         </div>
 
-        {load.state === "loading" ? (
-          <div className={styles.state}>
-            <Spinner size="sm" />
-            <span role="status">{t("admin.loading")}</span>
-          </div>
-        ) : null}
-
-        {load.state === "failed" ? (
-          <div className={styles.notice}>
-            <Alert variant="error" title={t("common.genericError")}>
-              <p>{errorMessage(t, load.error)}</p>
-              <Button variant="secondary" size="sm" onClick={() => void refresh()}>
-                {t("common.tryAgain")}
-              </Button>
-            </Alert>
+        {load.state !== "ready" ? (
+          // Below the filters' divider: the card-list states assume a card header above them, so add its gap.
+          <div className={styles.listState}>
+            <CardListState
+              state={load.state}
+              error={load.state === "failed" ? load.error : undefined}
+              loadingText={t("admin.loading")}
+              failedTitle={t("common.genericError")}
+              onRetry={() => void refresh()}
+            />
           </div>
         ) : null}
 
