@@ -1,5 +1,6 @@
-import pg from "pg";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStores } from "../src/storage/index.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { uniqueEmail } from "./helpers/http-client.js";
@@ -35,35 +36,29 @@ describe.each(DIALECTS)("organization invitations on %s", (dialect) => {
   const { client, person, organization, join, team3 } = organizationFixtures(() => server, ORIGIN);
 
   /**
-   * Runs `work` while a separate PostgreSQL connection holds the organization's row lock, and lets go once
-   * `waiters` statements of the service wait for that lock.
+   * Runs `work` while another transaction of the service holds the organization's lock (taken as an accept takes
+   * it), and commits once `waiters` statements of the service wait for that lock (PostgreSQL).
    */
   async function whileOrganizationLocked<T>(organizationId: string, waiters: number, work: () => Promise<T>) {
-    const locker = new pg.Client({ connectionString: server.database.url });
-    await locker.connect();
-    try {
-      await locker.query(`set search_path to ${server.database.schema}`);
-      await locker.query("begin");
-      await locker.query("select id from organization where id = $1 for update", [organizationId]);
-      const running = work();
+    let running!: Promise<T>;
+    await server.gatehouse.runtime.database.db.transaction().execute(async (trx) => {
+      await createStores(trx).organizations.lockOrganization(organizationId);
+      running = work();
       const deadline = Date.now() + 10_000;
       for (;;) {
-        const { rows } = await locker.query<{ n: string }>(
-          // Who waits for this connection, directly or behind another waiter (a second waiter queues on the first).
-          `with recursive w(pid) as (
-             select pid from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))
-             union select a.pid from pg_stat_activity a join w on w.pid = any(pg_blocking_pids(a.pid))
-           ) select count(*) as n from w`,
-        );
+        // Who waits for this transaction's connection, directly or behind another waiter (a second waiter
+        // queues on the first).
+        const { rows } = await sql<{ n: string }>`
+          with recursive w(pid) as (
+            select pid from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))
+            union select a.pid from pg_stat_activity a join w on w.pid = any(pg_blocking_pids(a.pid))
+          ) select count(*) as n from w`.execute(trx);
         if (Number(rows[0]!.n) >= waiters) break;
         if (Date.now() > deadline) throw new Error(`fewer than ${waiters} statements came to wait for the lock`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      await locker.query("commit");
-      return await running;
-    } finally {
-      await locker.end();
-    }
+    });
+    return running;
   }
 
   async function invite(from: Person, body: Record<string, unknown>) {
