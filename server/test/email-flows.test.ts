@@ -343,6 +343,20 @@ describe.each(DIALECTS)("mailed flows on %s", (dialect) => {
     });
   });
 
+  it("answers 400 Credential account not found to change-password and delete-user by password for a user without one", async () => {
+    const c = client();
+    const { user } = await signUp(c);
+    // As after a social sign-up: the user has no password of their own.
+    await server.gatehouse.runtime.stores.accounts.deleteUserAccounts(user.id);
+    const change = await c.post("/change-password", { currentPassword: PASSWORD, newPassword: "new password 1" });
+    expect(change.status).toBe(400);
+    expect(change.body).toEqual({ code: "CREDENTIAL_ACCOUNT_NOT_FOUND", message: "Credential account not found" });
+    const remove = await c.post("/delete-user", { password: PASSWORD });
+    expect(remove.status).toBe(400);
+    expect(remove.body).toEqual({ code: "CREDENTIAL_ACCOUNT_NOT_FOUND", message: "Credential account not found" });
+    expect(await server.gatehouse.runtime.stores.users.findUserById(user.id)).not.toBeNull();
+  });
+
   describe("POST /delete-user", () => {
     it("deletes with the right password, clears cookies, and removes sessions and accounts", async () => {
       const c = client();

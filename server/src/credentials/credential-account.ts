@@ -1,4 +1,5 @@
 import { generateId } from "../crypto/random.js";
+import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { Account, Session, Stores } from "../storage/index.js";
 import { insertNewUser } from "../storage/new-user.js";
@@ -56,4 +57,18 @@ export async function insertUserWithPassword(
     }
     throw error;
   }
+}
+
+/**
+ * Checks a signed-in user's current password before a sensitive change (change-password, delete-user): 400
+ * credential account not found when they have no password, 400 invalid password when it is wrong. Answers their
+ * credential account.
+ */
+export async function checkCurrentPassword(runtime: Runtime, userId: string, password: string): Promise<Account> {
+  const account = await runtime.stores.accounts.findCredentialAccount(userId);
+  if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
+  if (!(await runtime.hasher.verify(account.password, password))) {
+    throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
+  }
+  return account;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkCurrentPassword } from "../credentials/credential-account.js";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
@@ -48,11 +49,7 @@ export const deleteUser = defineEndpoint({
     const { user, session } = ctx.session!;
 
     if (body.password !== undefined) {
-      const account = await runtime.stores.accounts.findCredentialAccount(user.id);
-      if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
-      if (!(await runtime.hasher.verify(account.password, body.password))) {
-        throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
-      }
+      await checkCurrentPassword(runtime, user.id, body.password);
       return deleteUserEverywhere(ctx, user.id);
     }
     if (body.token !== undefined) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { setCredentialPassword } from "../credentials/credential-account.js";
+import { checkCurrentPassword, setCredentialPassword } from "../credentials/credential-account.js";
 import { checkNewPassword, clientInfo } from "../credentials/rules.js";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
@@ -160,11 +160,7 @@ export const changePassword = defineEndpoint({
     if (body.currentPassword.length > runtime.config.emailAndPassword.maxPasswordLength) {
       throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
     }
-    const account = await runtime.stores.accounts.findCredentialAccount(user.id);
-    if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
-    if (!(await runtime.hasher.verify(account.password, body.currentPassword))) {
-      throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
-    }
+    const account = await checkCurrentPassword(runtime, user.id, body.currentPassword);
     const hash = await runtime.hasher.hash(body.newPassword);
     const now = runtime.now();
     if (!body.revokeOtherSessions) {
