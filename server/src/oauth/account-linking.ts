@@ -1,5 +1,6 @@
 import type { Runtime } from "../runtime.js";
-import { createStores, type User } from "../storage/index.js";
+import type { User } from "../storage/index.js";
+import { insertNewUser } from "../storage/new-user.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { newUserRecord } from "../user/new-user.js";
 import { newProviderAccount, storedTokens } from "./account-record.js";
@@ -86,10 +87,9 @@ export async function signInWithProfile(
     now,
   );
   try {
-    await runtime.database.db.transaction().execute(async (trx) => {
-      const inTransaction = createStores(trx);
-      await inTransaction.users.createUser(user);
-      await inTransaction.accounts.createAccount(newProviderAccount(runtime, provider.id, accountId, user.id, tokens));
+    await insertNewUser(runtime.database.db, runtime.database.dialect, {
+      user,
+      account: newProviderAccount(runtime, provider.id, accountId, user.id, tokens),
     });
   } catch (error) {
     // A racing sign-up may have taken the address meanwhile.
