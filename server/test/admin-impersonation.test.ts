@@ -190,4 +190,15 @@ describe.each(DIALECTS)("impersonation options on %s", (dialect) => {
     expect(life).toBeGreaterThanOrEqual(600_000 - 1000);
     expect(life).toBeLessThan(660_000);
   });
+
+  it("#12.3.13: with allowImpersonatingAdmins every administrator holds impersonate-admins (has-permission says so)", async () => {
+    const admin = new TestClient(server.base);
+    await signUpAdmin(server, admin);
+    const asks = await admin.post("/admin/has-permission", { permissions: { user: ["impersonate-admins", "ban"] } });
+    expect(asks.body).toEqual({ error: null, success: true });
+    const plain = new TestClient(server.base);
+    await signUp(plain);
+    const refused = await plain.post("/admin/has-permission", { permissions: { user: ["impersonate-admins"] } });
+    expect(refused.body).toEqual({ error: null, success: false });
+  });
 });

@@ -341,7 +341,7 @@ describe.each(DIALECTS)("administrator options on %s", (dialect) => {
     expect((await c.post("/admin/set-role", { userId: user.id, role: "user" })).status).toBe(200);
   });
 
-  it("lets the users of adminUserIds pass every check, whatever their role", async () => {
+  it("lets the users of adminUserIds pass every check, whatever their role, but not impersonate administrators (#12.3.13)", async () => {
     const now = new Date();
     await server.gatehouse.runtime.stores.users.createUser({
       id: "root-user-id",
@@ -354,7 +354,12 @@ describe.each(DIALECTS)("administrator options on %s", (dialect) => {
       role: "member",
     });
     const api = server.gatehouse.api;
-    const answer = await api.userHasPermission({ body: { userId: "root-user-id", permissions: { user: ["impersonate-admins"] } } });
+    const answer = await api.userHasPermission({
+      body: { userId: "root-user-id", permissions: { user: ["ban", "delete", "set-role"], session: ["revoke"] } },
+    });
     expect(answer).toEqual({ error: null, success: true });
+    // Impersonating another administrator is for nobody while admin.allowImpersonatingAdmins is off.
+    const admins = await api.userHasPermission({ body: { userId: "root-user-id", permissions: { user: ["impersonate-admins"] } } });
+    expect(admins).toEqual({ error: null, success: false });
   });
 });

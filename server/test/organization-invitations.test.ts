@@ -179,6 +179,28 @@ describe.each(DIALECTS)("organization invitations on %s", (dialect) => {
       expect(again.body).toEqual({ code: "INVITATION_NOT_FOUND", message: "Invitation not found" });
     });
 
+    it("#12.3.12: an owner invitation from an owner since demoted to admin cannot be accepted", async () => {
+      const [owner, coOwner, invitee] = await Promise.all([person(), person(), person()]);
+      const org = await organization(owner);
+      await join(org.id, coOwner, "owner");
+      const invitation = await invite(owner, { email: invitee.email, role: "owner" });
+      expect(invitation.status).toBe(200);
+      const demoted = await coOwner.client.post("/organization/update-member-role", {
+        memberId: org.members[0]!.id,
+        role: "admin",
+        organizationId: org.id,
+      });
+      expect(demoted.status).toBe(200);
+      // As admin they may still invite, but not hand out ownership: the invitation no longer stands.
+      const res = await invitee.client.post("/organization/accept-invitation", { invitationId: invitation.body.id });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        code: "INVITER_IS_NO_LONGER_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE",
+        message: "Inviter is no longer allowed to invite a user with this role",
+      });
+      expect(await server.gatehouse.runtime.stores.members.findMemberByUserId(org.id, invitee.id)).toBeNull();
+    });
+
     it("makes the invitation's only team the active team", async () => {
       const { owner } = await team3();
       const team = (await owner.client.get("/organization/list-teams")).body[0];

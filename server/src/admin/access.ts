@@ -40,6 +40,12 @@ export const ROLES: { readonly admin: RoleActions; readonly user: RoleActions } 
   user: { user: [], session: [], organization: [] },
 };
 
+/**
+ * Impersonating another administrator is held by nobody, whatever their roles or adminUserIds say, unless
+ * `admin.allowImpersonatingAdmins` is on; then every administrator holds it.
+ */
+const IMPERSONATE_ADMINS = "impersonate-admins";
+
 type AdminConfig = Config["admin"];
 
 /** The roles in a stored role string ("admin,user"); a user without one has the default role. */
@@ -56,8 +62,12 @@ function actionsOf(config: AdminConfig, role: string): RoleActions | undefined {
   return role === "user" || role === config.defaultRole ? ROLES.user : undefined;
 }
 
+const isAdministratorById = (config: AdminConfig, user: Pick<User, "id">) =>
+  user.id !== "" && config.adminUserIds.includes(user.id);
+
 /**
- * Whether the user may do every action asked for. Ids in `admin.adminUserIds` pass every check.
+ * Whether the user may do every action asked for. Ids in `admin.adminUserIds` pass every check, except
+ * impersonating administrators, which only `admin.allowImpersonatingAdmins` grants (to every administrator).
  * Unknown resources and actions are refused. Asking for nothing is refused too (callers reject it first).
  */
 export function hasPermission(
@@ -65,9 +75,17 @@ export function hasPermission(
   user: Pick<User, "id" | "role">,
   permissions: Readonly<Record<string, readonly string[]>>,
 ): boolean {
-  const asked = Object.entries(permissions);
+  let asked = Object.entries(permissions);
   if (asked.length === 0) return false;
-  if (user.id && config.adminUserIds.includes(user.id)) return true;
+  if (permissions.user?.includes(IMPERSONATE_ADMINS)) {
+    if (!config.allowImpersonatingAdmins || !isAdministrator(config, user)) return false;
+    // Granted; the other actions asked for are checked as usual (an administrator holds every `user` resource).
+    asked = asked.map(([resource, actions]) => [
+      resource,
+      resource === "user" ? actions.filter((action) => action !== IMPERSONATE_ADMINS) : actions,
+    ]);
+  }
+  if (isAdministratorById(config, user)) return true;
   return rolesOf(config, user.role).some((role) => {
     const actions = actionsOf(config, role);
     if (!actions) return false;
@@ -78,9 +96,13 @@ export function hasPermission(
   });
 }
 
-/** An administrator: one of adminUserIds, or holding one of adminRoles (whom impersonation protects). */
+/**
+ * The one answer to "is this user an administrator": one of adminUserIds, or holding one of adminRoles. It decides
+ * whom impersonation protects, who may impersonate administrators (with allowImpersonatingAdmins), and whose
+ * impersonation sessions end when they stop being one.
+ */
 export function isAdministrator(config: AdminConfig, user: Pick<User, "id" | "role">): boolean {
-  return config.adminUserIds.includes(user.id) || rolesOf(config, user.role).some((r) => config.adminRoles.includes(r));
+  return isAdministratorById(config, user) || rolesOf(config, user.role).some((r) => config.adminRoles.includes(r));
 }
 
 /** The role names that may be given to a user: the default role, "user" and the administrator roles. */

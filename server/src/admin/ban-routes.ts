@@ -3,13 +3,15 @@ import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import { createStores } from "../storage/index.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
+import { endImpersonationsIfNoLongerAdmin } from "./impersonations.js";
 import { requirePermission, userIdSchema } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
 const userResponse = z.object({ user: publicUserSchema });
 
 /**
- * A ban refuses every sign-in (credentials/rules.ts admitUser) and ends the user's sessions at once. It ends by
+ * A ban refuses every sign-in (credentials/rules.ts admitUser) and ends the user's sessions at once, and the
+ * impersonations they hold as an administrator. It ends by
  * itself at banExpires: sign-in then lifts it, and session reads treat it as over.
  */
 export const banUser = defineEndpoint({
@@ -40,6 +42,8 @@ export const banUser = defineEndpoint({
         updatedAt: now,
       });
       await stores.sessions.deleteUserSessions(body.userId);
+      // An administrator's impersonations (sessions of other users) end with their ban.
+      await endImpersonationsIfNoLongerAdmin(runtime.config, stores, banned, now);
       return banned;
     });
     if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);

@@ -12,7 +12,8 @@ const sessionAndUser = z.object({ session: publicSessionSchema, user: publicUser
 /**
  * Opens a session as another user, marked impersonatedBy and lasting admin.impersonationSessionDuration (never
  * extended: it is a remember-me-off session). The administrator's own session is kept aside in the signed
- * admin_session cookie and comes back with stop-impersonating.
+ * admin_session cookie and comes back with stop-impersonating. It ends early when the administrator is banned,
+ * removed or stops being one (impersonations.ts).
  */
 export const impersonateUser = defineEndpoint({
   method: "POST",
@@ -27,11 +28,8 @@ export const impersonateUser = defineEndpoint({
     const options = runtime.config.admin;
     const admin = requirePermission(ctx, { user: ["impersonate"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_IMPERSONATE_USERS);
     const target = await findTargetUser(runtime, body.userId);
-    if (
-      isAdministrator(options, target) &&
-      !options.allowImpersonatingAdmins &&
-      !hasPermission(options, admin.user, { user: ["impersonate-admins"] })
-    ) {
+    // An administrator (by role or by adminUserIds) is impersonated only with allowImpersonatingAdmins, by anyone.
+    if (isAdministrator(options, target) && !hasPermission(options, admin.user, { user: ["impersonate-admins"] })) {
       throw new APIError("FORBIDDEN", ADMIN_MESSAGES.YOU_CANNOT_IMPERSONATE_ADMINS);
     }
     const user = await admitUser(runtime, target);

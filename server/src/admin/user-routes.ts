@@ -11,6 +11,7 @@ import { nameSchema } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
 import { removeUserAndData } from "../user/remove-user.js";
 import { findTargetUser, requirePermission, roleInputSchema, toRoleString, userIdSchema } from "./guard.js";
+import { endImpersonationsIfNoLongerAdmin } from "./impersonations.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 import { adminUserData, checkAdminUserChanges } from "./user-changes.js";
 
@@ -94,8 +95,11 @@ export const adminUpdateUser = defineEndpoint({
       .transaction()
       .execute(async (trx) => {
         const stores = createStores(trx);
-        const user = await stores.users.updateUser(target.id, { ...changes, updatedAt: runtime.now() });
+        const now = runtime.now();
+        const user = await stores.users.updateUser(target.id, { ...changes, updatedAt: now });
         if (changes.banned) await stores.sessions.deleteUserSessions(target.id);
+        // Banned or demoted: the impersonations this user holds as an administrator end with the change.
+        await endImpersonationsIfNoLongerAdmin(runtime.config, stores, user, now);
         return user;
       })
       .catch((error: unknown) => {
@@ -121,7 +125,14 @@ export const setRole = defineEndpoint({
     const { runtime, body } = ctx;
     requirePermission(ctx, { user: ["set-role"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_CHANGE_USERS_ROLE);
     const role = toRoleString(runtime, body.role);
-    const user = await runtime.stores.users.updateUser(body.userId, { role, updatedAt: runtime.now() });
+    const now = runtime.now();
+    const user = await runtime.database.db.transaction().execute(async (trx) => {
+      const stores = createStores(trx);
+      const updated = await stores.users.updateUser(body.userId, { role, updatedAt: now });
+      // Demoted from administrator: the impersonations they hold end with the change.
+      await endImpersonationsIfNoLongerAdmin(runtime.config, stores, updated, now);
+      return updated;
+    });
     if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
     return { user: publicUser(user) };
   },

@@ -64,6 +64,11 @@ export const optionsSchema = z
         expiresIn: seconds(MAX_COOKIE_AGE).min(60).default(604_800),
         updateAge: seconds().default(86_400),
         freshAge: seconds().default(86_400),
+        /**
+         * Where a session's freshness is measured from: "update" (its last refresh, SPEC.md's rule) or "signIn"
+         * (its creation, so a refreshed session is not fresh again without a new sign-in).
+         */
+        freshFrom: z.enum(["update", "signIn"]).default("update"),
         disableSessionRefresh: z.boolean().default(false),
         cookieCache: z
           .strictObject({

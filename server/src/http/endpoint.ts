@@ -10,11 +10,11 @@ import type { CookieAttributes } from "./cookies.js";
 export type AuthLevel =
   /** anyone */
   | "none"
-  /** a valid session (the cookie cache may answer) */
+  /** a valid session (the cookie cache may answer, on GET routes only: other methods always read the database) */
   | "session"
   /** a valid session read from the database, bypassing the cookie cache */
   | "sensitive"
-  /** a sensitive session created within session.freshAge */
+  /** a sensitive session that is fresh (session.freshAge, measured as session.freshFrom says) */
   | "fresh";
 
 export interface EndpointContext<B = unknown, Q = unknown> {
@@ -32,7 +32,10 @@ export interface EndpointContext<B = unknown, Q = unknown> {
   cookie(name: string): string | undefined;
   setCookie(name: string, value: string, attributes?: CookieAttributes): void;
   setHeader(name: string, value: string): void;
-  /** The caller's session; null when signed out. Loaded once per request. */
+  /**
+   * The caller's session; null when signed out. Loaded once per request. The cookie cache may answer only on GET
+   * routes; on any other method it is read from the database whatever `disableCookieCache` says.
+   */
   getSession(opts?: { disableCookieCache?: boolean }): Promise<SessionAndUser | null>;
   /** Set by the runner for routes whose auth level requires a session. */
   session: SessionAndUser | null;

@@ -80,6 +80,8 @@ export const MESSAGES = {
   EMAIL_PASSWORD_DISABLED: "Email and password is not enabled",
   EMAIL_PASSWORD_SIGN_UP_DISABLED: "Email and password sign up is not enabled",
   UNAUTHORIZED: "Unauthorized",
+  /** 409: a row the request's write refers to was deleted while it ran (a foreign key failed). */
+  REFERENCED_RECORD_GONE: "Referenced record no longer exists",
   NO_FIELDS_TO_UPDATE: "No fields to update",
   INVALID_ORIGIN: "Invalid origin",
   MISSING_OR_NULL_ORIGIN: "Missing or null Origin",

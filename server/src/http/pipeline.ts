@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Runtime } from "../runtime.js";
+import { isSessionFresh } from "../session/freshness.js";
+import { isForeignKeyViolation } from "../storage/constraint-errors.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { parseCookies, serializeCookie, type CookieAttributes } from "./cookies.js";
 import {
@@ -215,6 +217,19 @@ function checkCallbacks(runtime: Runtime, endpoint: AnyEndpoint, body: unknown, 
   }
 }
 
+/**
+ * A write failed on a foreign key: a row it refers to was deleted while the request ran (never a 500). When that
+ * row was the caller (their user, and with it their session, is gone), the answer is the 401 of a signed-out
+ * caller; otherwise 409.
+ */
+async function referenceGone(runtime: Runtime, ctx: EndpointContext): Promise<APIError> {
+  const token = runtime.sessions.sessionTokenOf(ctx);
+  if (token && !(await runtime.stores.sessions.findSessionAndUser(token))) {
+    return new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+  }
+  return new APIError(409, MESSAGES.REFERENCED_RECORD_GONE);
+}
+
 /** Runs one endpoint for one call: the whole request path after routing and rate limiting. */
 export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call: IncomingCall): Promise<CallResult> {
   const headers = new Headers();
@@ -222,6 +237,10 @@ export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call:
   const cookieOf = (name: string) => (cookies ??= parseCookies(call.headers.get("cookie"))).get(name);
   let sessionPromise: Promise<SessionAndUser | null> | undefined;
   let sessionFromDatabase = false;
+  // The cookie cache answers reads only. A request that may change state (any method but GET) reads its session
+  // from the database, whatever its route declares and also when a handler asks ctx.getSession() itself, so a
+  // revoked, banned or deleted session stops writing at once instead of when its cache cookie runs out.
+  const cacheMayAnswer = endpoint.method === "GET";
 
   checkOrigin(runtime, endpoint, call);
   const rawBody = call.request && endpoint.method !== "GET" ? await parseBody(endpoint, call.request, call.incoming) : call.body;
@@ -246,7 +265,7 @@ export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call:
       headers.set(name, value);
     },
     getSession(opts = {}) {
-      const fromDatabase = opts.disableCookieCache === true;
+      const fromDatabase = opts.disableCookieCache === true || !cacheMayAnswer;
       if (!sessionPromise || (fromDatabase && !sessionFromDatabase)) {
         sessionFromDatabase = fromDatabase;
         sessionPromise = runtime.sessions.readSession(ctx, { disableCookieCache: fromDatabase, refresh: false });
@@ -259,17 +278,19 @@ export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call:
   if (endpoint.auth !== "none") {
     const session = await ctx.getSession({ disableCookieCache: endpoint.auth !== "session" });
     if (!session) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
-    if (endpoint.auth === "fresh") {
-      const freshAge = runtime.config.session.freshAge;
-      // SPEC.md: fresh means updated within freshAge (API-NOTES.md notes newer clients measure from createdAt).
-      if (freshAge > 0 && runtime.now().getTime() - session.session.updatedAt.getTime() > freshAge * 1000) {
-        throw new APIError("FORBIDDEN", MESSAGES.SESSION_NOT_FRESH);
-      }
+    if (endpoint.auth === "fresh" && !isSessionFresh(runtime.config.session, session.session, runtime.now())) {
+      throw new APIError("FORBIDDEN", MESSAGES.SESSION_NOT_FRESH);
     }
     ctx.session = session;
   }
 
-  const result = await endpoint.handler(ctx as never);
+  let result: unknown;
+  try {
+    result = await endpoint.handler(ctx as never);
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw await referenceGone(runtime, ctx);
+    throw error;
+  }
   if (isRedirect(result)) {
     headers.set("location", result.__redirect.redirect);
     return { status: result.__redirect.status ?? 302, data: null, headers, redirect: result.__redirect.redirect };

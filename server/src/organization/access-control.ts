@@ -87,3 +87,15 @@ export function checkAccess(roleString: string, request: Readonly<Record<string,
 export function can<R extends Resource>(roleString: string, resource: R, action: Action<R>): boolean {
   return checkAccess(roleString, { [resource]: [action] }).success;
 }
+
+/**
+ * Why a member holding `inviterRole` may not invite someone at `invitedRole`, or null when they may: their roles
+ * must allow invitation:create ("invite"), and only a holder of the creator role may hand it out ("role").
+ * Checked when the invitation is made and again when it is viewed or accepted, so an invitation never outlives
+ * its inviter's right to make it.
+ */
+export function invitingRefusal(inviterRole: string, invitedRole: string, creatorRole: string): "invite" | "role" | null {
+  if (!can(inviterRole, "invitation", "create")) return "invite";
+  if (hasRole(invitedRole, creatorRole) && !hasRole(inviterRole, creatorRole)) return "role";
+  return null;
+}

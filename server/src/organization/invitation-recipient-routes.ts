@@ -3,9 +3,10 @@ import { generateId } from "../crypto/random.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
-import type { Invitation, Member, User } from "../storage/index.js";
+import type { Invitation, Member, MemberWithUser, Stores, User } from "../storage/index.js";
 import { normalizeEmail } from "../user/email-address.js";
 import type { Runtime } from "../runtime.js";
+import { invitingRefusal } from "./access-control.js";
 import { activateOrganization, callerOf, inTransaction, splitTeamIds } from "./membership.js";
 import { ORG_MESSAGES } from "./messages.js";
 import { invitationSchema, memberSchema, publicInvitation, publicMember } from "./public.js";
@@ -29,6 +30,21 @@ function requireRecipient(runtime: Runtime, invitation: Invitation, user: User, 
 }
 
 const isOpen = (invitation: Invitation, now: Date) => invitation.status === "pending" && invitation.expiresAt > now;
+
+/**
+ * An invitation stands only while its inviter could still make it: they are still a member of the organization
+ * and their role may still invite at the invitation's role (access-control.ts invitingRefusal). Otherwise 400:
+ * "Inviter is no longer a member of the organization" (SPEC.md), or "Inviter is no longer allowed to invite a user
+ * with this role" once they were demoted. The invitation stays pending: an inviter added back makes it good again.
+ */
+async function requireEntitledInviter(runtime: Runtime, stores: Stores, invitation: Invitation): Promise<MemberWithUser> {
+  const inviter = await stores.members.findMemberByUserId(invitation.organizationId, invitation.inviterId);
+  if (!inviter) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_NO_LONGER_MEMBER);
+  if (invitingRefusal(inviter.role, invitation.role, runtime.config.organization.creatorRole)) {
+    throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_NO_LONGER_ALLOWED);
+  }
+  return inviter;
+}
 
 export const acceptInvitation = defineEndpoint({
   method: "POST",
@@ -60,6 +76,9 @@ export const acceptInvitation = defineEndpoint({
         // Any refusal below rolls it back to pending with the rest of the transaction.
         const accepted = await stores.invitations.settlePendingInvitation(invitation.id, "accepted", now);
         if (!accepted) throw new APIError("BAD_REQUEST", ORG_MESSAGES.FAILED_TO_RETRIEVE_INVITATION);
+        // Under the organization's lock, which removing a member or changing their role also takes: the inviter
+        // cannot be removed or demoted between this check and the new membership.
+        await requireEntitledInviter(runtime, stores, accepted);
         if (await stores.members.findMemberByUserId(organizationId, user.id)) throw alreadyMember();
         if ((await stores.members.countOrganizationMembers(organizationId)) >= options.membershipLimit) {
           throw new APIError("FORBIDDEN", ORG_MESSAGES.MEMBERSHIP_LIMIT_REACHED);
@@ -122,6 +141,8 @@ export const getInvitation = defineEndpoint({
   method: "GET",
   path: "/organization/get-invitation",
   auth: "session",
+  // The invitation's id is what the mailed link carries.
+  carriesToken: true,
   query: z.object({ id: idSchema }),
   response: invitationSchema.extend({
     organizationName: z.string(),
@@ -139,8 +160,7 @@ export const getInvitation = defineEndpoint({
     if (!isOpen(invitation, runtime.now())) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITATION_NOT_FOUND);
     const organization = await runtime.stores.organizations.findOrganizationById(invitation.organizationId);
     if (!organization) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
-    const inviter = await runtime.stores.members.findMemberByUserId(organization.id, invitation.inviterId);
-    if (!inviter) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_NO_LONGER_MEMBER);
+    const inviter = await requireEntitledInviter(runtime, runtime.stores, invitation);
     return {
       ...publicInvitation(invitation),
       organizationName: organization.name,

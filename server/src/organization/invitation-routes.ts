@@ -5,7 +5,7 @@ import { APIError, MESSAGES } from "../http/errors.js";
 import type { Invitation, Stores } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { inBackground } from "../verification/background.js";
-import { can } from "./access-control.js";
+import { can, invitingRefusal } from "./access-control.js";
 import { sendInvitationMail } from "./invitation-mail.js";
 import {
   badRequest,
@@ -73,7 +73,7 @@ export const inviteMember = defineEndpoint({
     );
     requirePermission(inviter, { invitation: ["create"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_INVITE));
     const role = requireKnownRoles(body.role);
-    if (isCreator(runtime, role) && !isCreator(runtime, inviter.role)) {
+    if (invitingRefusal(inviter.role, role, options.creatorRole)) {
       throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_INVITE_ROLE);
     }
     const teamIds = body.teamId === undefined ? [] : [...new Set([body.teamId].flat())];

@@ -39,6 +39,8 @@ export const ORG_MESSAGES = {
   NOT_ALLOWED_TO_CANCEL_INVITATION: "You are not allowed to cancel this invitation",
   NOT_ALLOWED_TO_LIST_INVITATIONS: "You are not allowed to list invitations for this organization",
   INVITER_NO_LONGER_MEMBER: "Inviter is no longer a member of the organization",
+  /** Our own: the inviter is still a member, but their role may no longer invite at the invitation's role. */
+  INVITER_NO_LONGER_ALLOWED: "Inviter is no longer allowed to invite a user with this role",
   FAILED_TO_RETRIEVE_INVITATION: "Failed to retrieve invitation",
   EMAIL_NOT_ALLOWED_FROM_CLIENT: "User email cannot be passed for client side API calls.",
   TEAM_NOT_FOUND: "Team not found",

@@ -5,18 +5,20 @@ import { publicSession, publicUser } from "../user/public.js";
 /**
  * The session_data cookie ("compact" form of API-NOTES.md 1.6): base64url of
  * `{ session: { session, user, updatedAt, version }, expiresAt, signature }`, where signature is the
- * base64url HMAC-SHA-256 of JSON.stringify({ ...inner, expiresAt }). It lets get-session answer without
- * the database until it expires; a revoke is therefore seen only after that (session.cookieCache.maxAge).
+ * base64url HMAC-SHA-256 of JSON.stringify({ ...inner, expiresAt }), and `updatedAt` is when it was issued. It lets
+ * reads (GET routes, get-session above all) answer without the database until it expires; a revoke is therefore
+ * seen by them only after that. Never longer than session.cookieCache.maxAge after it was issued, whatever its
+ * signed expiresAt says (a cookie issued under a longer maxAge stops answering once the new one has passed).
  */
 export const COOKIE_CACHE_VERSION = "1";
 /** Browsers drop cookies past about 4 KB; a larger cache is not set (the database answers instead). */
 export const MAX_COOKIE_CACHE_LENGTH = 4093;
 
-export function encodeCookieCache(data: SessionAndUser, expiresAt: number, secret: string): string {
+export function encodeCookieCache(data: SessionAndUser, issuedAt: number, expiresAt: number, secret: string): string {
   const inner = {
     session: publicSession(data.session),
     user: publicUser(data.user),
-    updatedAt: Date.now(),
+    updatedAt: issuedAt,
     version: COOKIE_CACHE_VERSION,
   };
   const signature = hmacBase64Url(secret, JSON.stringify({ ...inner, expiresAt }));
@@ -39,9 +41,10 @@ function revive<T>(record: Record<string, unknown>): T {
   return out as T;
 }
 
-/** A cache cookie whose signature was checked: its session, and when the cookie itself stops counting. */
+/** A cache cookie whose signature was checked: its session, when it was issued and when it stops counting. */
 export interface VerifiedCookieCache {
   data: SessionAndUser;
+  issuedAt: number;
   expiresAt: number;
 }
 
@@ -59,12 +62,22 @@ export function verifyCookieCache(value: string, secret: string): VerifiedCookie
   const expected = hmacBase64Url(secret, JSON.stringify({ ...inner, expiresAt }));
   if (!safeEqual(expected, payload.signature)) return null;
   if (inner.version !== COOKIE_CACHE_VERSION || !inner.session || typeof inner.session !== "object") return null;
+  if (typeof inner.updatedAt !== "number") return null;
   const session = revive<SessionAndUser["session"]>(inner.session);
   if (!(session.expiresAt instanceof Date)) return null;
-  return { data: { session, user: revive<SessionAndUser["user"]>({ lang: null, ...inner.user }) }, expiresAt };
+  const user = revive<SessionAndUser["user"]>({ lang: null, ...inner.user });
+  return { data: { session, user }, issuedAt: inner.updatedAt, expiresAt };
 }
 
-/** Whether a verified cache still answers for this session token at this time. */
-export function cacheStillValid(cache: VerifiedCookieCache, sessionToken: string, now: number): boolean {
-  return cache.expiresAt > now && cache.data.session.token === sessionToken && cache.data.session.expiresAt.getTime() > now;
+/**
+ * Whether a verified cache still answers for this session token at this time: before its own expiry, at most
+ * `maxAgeMs` after it was issued, and while the session it holds has not expired.
+ */
+export function cacheStillValid(cache: VerifiedCookieCache, sessionToken: string, now: number, maxAgeMs: number): boolean {
+  return (
+    cache.expiresAt > now &&
+    cache.issuedAt + maxAgeMs > now &&
+    cache.data.session.token === sessionToken &&
+    cache.data.session.expiresAt.getTime() > now
+  );
 }

@@ -31,7 +31,11 @@ export interface ClientInfo {
 }
 
 const DONT_REMEMBER_SESSION_LIFE = 86_400; // remember-me off: a one-day session in a browser-session cookie
-const DONT_REMEMBER_CACHE_LIFE = 60; // cookie-cache life when the cookie itself has no max-age
+/**
+ * Remember-me off: the cache cookie is a browser-session cookie (no Max-Age), so the life signed into it is all
+ * that ends it: 60 s, or cookieCache.maxAge when that is shorter (the configured life bounds every cached answer).
+ */
+const DONT_REMEMBER_CACHE_LIFE = 60;
 
 export interface SessionService {
   /** Creates a session for the user and sets its cookies. */
@@ -78,8 +82,9 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
 
   const setCacheCookie = (jar: CookieJar, data: SessionAndUser, dontRemember: boolean) => {
     if (!cookieCache.enabled) return;
-    const life = dontRemember ? DONT_REMEMBER_CACHE_LIFE : cookieCache.maxAge;
-    const value = encodeCookieCache(data, Date.now() + life * 1000, config.secret);
+    const life = dontRemember ? Math.min(DONT_REMEMBER_CACHE_LIFE, cookieCache.maxAge) : cookieCache.maxAge;
+    const issuedAt = now().getTime();
+    const value = encodeCookieCache(data, issuedAt, issuedAt + life * 1000, config.secret);
     if (value.length > MAX_COOKIE_CACHE_LENGTH) return; // too large for a browser: the database answers instead
     jar.setCookie(names.sessionData, value, { ...base, maxAge: dontRemember ? undefined : cookieCache.maxAge });
   };
@@ -168,7 +173,7 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
               verifiedCaches.set(cached, verified);
             }
           }
-          if (verified && cacheStillValid(verified, token, t.getTime())) return verified.data;
+          if (verified && cacheStillValid(verified, token, t.getTime(), cookieCache.maxAge * 1000)) return verified.data;
           jar.setCookie(names.sessionData, "", { ...base, maxAge: 0 }); // forged or stale: drop it
         }
       }

@@ -6,6 +6,7 @@ import * as admin from "./migrations/0003-admin.js";
 import * as adminSearch from "./migrations/0004-admin-search.js";
 import * as accountIdentity from "./migrations/0005-account-identity.js";
 import * as userTrigram from "./migrations/0006-user-trigram.js";
+import * as impersonationIndex from "./migrations/0007-impersonation-index.js";
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0004-admin-search": adminSearch,
   "0005-account-identity": accountIdentity,
   "0006-user-trigram": userTrigram,
+  "0007-impersonation-index": impersonationIndex,
 };
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {

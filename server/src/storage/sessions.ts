@@ -169,6 +169,12 @@ export function sessionStore(db: Kysely<Database>, opts: SessionStoreOptions = {
       return Number(result.numDeletedRows);
     },
 
+    /** Ends the impersonations an administrator holds: the sessions opened as other users by them. */
+    async deleteSessionsImpersonatedBy(adminId: string): Promise<number> {
+      const result = await db.deleteFrom("session").where("impersonatedBy", "=", adminId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async deleteExpiredSessions(now: Date): Promise<number> {
       const result = await db.deleteFrom("session").where("expiresAt", "<=", dbDate(now)).executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -4,6 +4,7 @@ import { generateId } from "../crypto/random.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
+import { isSessionFresh } from "../session/freshness.js";
 import { removeUserAndData } from "../user/remove-user.js";
 import { deleteAccountIdentifier, DELETE_TOKEN_PATTERN, newDeleteToken } from "./identifiers.js";
 import { apiBase, mailUser, withQuery } from "./mail.js";
@@ -82,8 +83,7 @@ export const deleteUser = defineEndpoint({
       }
       return { success: true, message: MESSAGES.VERIFICATION_EMAIL_SENT };
     }
-    const freshAge = runtime.config.session.freshAge;
-    if (freshAge > 0 && runtime.now().getTime() - session.updatedAt.getTime() > freshAge * 1000) {
+    if (!isSessionFresh(runtime.config.session, session, runtime.now())) {
       throw new APIError("BAD_REQUEST", MESSAGES.SESSION_EXPIRED);
     }
     return deleteUserEverywhere(ctx, user.id);
