@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../src/crypto/random.js";
 import { signCookieValue } from "../src/http/cookies.js";
-import { signEmailToken } from "../src/verification/email-token.js";
+import { issueEmailToken } from "../src/verification/email-token.js";
 import { signUpAdmin } from "./helpers/admin.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -196,7 +196,11 @@ describe.each(DIALECTS)("ban options on %s", (dialect) => {
     const { user, email } = await signUp(client());
     await admin.post("/admin/ban-user", { userId: user.id, banExpiresIn: 3600 });
     const config = server.gatehouse.config;
-    const token = await signEmailToken({ email, purpose: "verify-email" }, config.secret, 3600, clock.now());
+    const { token } = await issueEmailToken(
+      server.gatehouse.runtime.stores,
+      { email, userId: user.id, purpose: "verify-email" },
+      { secret: config.secret, expiresIn: 3600, now: clock.now() },
+    );
     const c = client();
     const res = await c.get(`/verify-email?token=${token}`);
     expect(res.status).toBe(200);

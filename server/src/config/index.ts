@@ -17,6 +17,11 @@ export interface CookieNames {
   adminSession: string;
   /** Ties an OAuth flow to the browser that started it (signed state id, API-NOTES.md 1.5). */
   state: string;
+  /**
+   * Marks the browser that registered a user (or proved their password): a verification link opened there keeps
+   * the password (verification/registrant-cookie.ts).
+   */
+  registrant: string;
 }
 
 /** The frozen, fully resolved configuration every module receives. Nothing below reads process.env. */
@@ -92,6 +97,7 @@ export function resolveConfig(input: GatehouseOptions, ctx: ResolveContext = {})
       dontRemember: `${prefix}.dont_remember`,
       adminSession: `${prefix}.admin_session`,
       state: `${prefix}.state`,
+      registrant: `${prefix}.registrant`,
     },
     rateLimitEnabled: options.rateLimit.enabled ?? ctx.nodeEnv !== "test",
     hashConcurrency: options.password.concurrency ?? Math.max(1, availableParallelism()),

@@ -91,8 +91,11 @@ export const optionsSchema = z
             enabled: z.boolean().default(true),
             /** Life of a password-reset token, in seconds. */
             tokenExpiresIn: seconds().min(60).default(3600),
-            /** Sign the user out everywhere when they reset their password. */
-            revokeSessionsOnPasswordReset: z.boolean().default(false),
+            /**
+             * Sign the user out everywhere when they reset their password. On by default: a reset is what a user
+             * does after "I was hacked", and a session left open would keep the intruder in.
+             */
+            revokeSessionsOnPasswordReset: z.boolean().default(true),
           })
           .prefault({}),
       })

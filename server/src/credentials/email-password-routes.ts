@@ -8,6 +8,7 @@ import { admitUser, bannedUserError, checkNewPassword, clientInfo } from "./rule
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "./username.js";
 import { inBackground } from "../verification/background.js";
 import { sendVerificationMail } from "../verification/mail.js";
+import { markRegistrant, registrantSetCookie } from "../verification/registrant-cookie.js";
 import { toLanguage } from "../email/language.js";
 import type { User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
@@ -58,7 +59,11 @@ export const signUpEmail = defineEndpoint({
     const existing = await runtime.stores.users.findUserByEmail(email);
     if (existing) {
       // Without a session to hand out, do not reveal that the address is taken: answer like a fresh sign-up.
-      if (!signsIn) return { token: null, user: publicUser(newUserRecord({ ...fields, ...names }, runtime.now())) };
+      if (!signsIn) {
+        const lookalike = newUserRecord({ ...fields, ...names }, runtime.now());
+        markRegistrant(ctx, lookalike.id); // as a real sign-up does, cookie included
+        return { token: null, user: publicUser(lookalike) };
+      }
       throw new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS);
     }
 
@@ -71,6 +76,8 @@ export const signUpEmail = defineEndpoint({
       throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS) : error;
     });
     runtime.logger.info({ userId: user.id }, "user signed up");
+    // This browser chose the password: a verification link opened here keeps it (registrant-cookie.ts).
+    markRegistrant(ctx, user.id);
     const verification = runtime.config.emailVerification;
     if (verification.enabled && verification.sendOnSignUp) {
       inBackground(runtime, "verification-on-sign-up", () =>
@@ -137,7 +144,10 @@ export async function completeSignIn(
         sendVerificationMail(ctx, found, { callbackURL: body.callbackURL }),
       );
     }
-    throw new APIError("FORBIDDEN", notVerifiedMessage);
+    // The password was right: a verification link opened in this browser keeps it (registrant-cookie.ts).
+    throw new APIError("FORBIDDEN", notVerifiedMessage, {
+      headers: { "set-cookie": registrantSetCookie(runtime.config, found.id) },
+    });
   }
   const user = await admitUser(runtime, found);
   if (!user) throw bannedUserError(runtime);

@@ -54,6 +54,13 @@ export function errorResponse(runtime: Runtime, error: unknown, request?: Reques
   });
 }
 
+/** The headers of every answer of a route that carries a single-use token (Endpoint.carriesToken). */
+function keepTokenPrivate(response: Response): Response {
+  response.headers.set("cache-control", "no-store");
+  response.headers.set("referrer-policy", "no-referrer");
+  return response;
+}
+
 export function toResponse(result: CallResult): Response {
   const headers = result.headers;
   if (result.redirect !== undefined) return new Response(null, { status: result.status, headers });
@@ -81,16 +88,15 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
 
   for (const endpoint of endpoints) {
     if (endpoint.serverOnly) continue;
-    app.on(endpoint.method, basePath + endpoint.path, async (c) => {
-      const request = c.req.raw;
+    const answer = async (request: Request, env: HonoEnv["Bindings"], params: Record<string, string>) => {
       const result = await runEndpoint(runtime, endpoint, {
         method: request.method,
         url: new URL(request.url),
         headers: request.headers,
-        params: c.req.param() as Record<string, string>,
-        ip: c.env.ip,
+        params,
+        ip: env.ip,
         request,
-        incoming: c.env.incoming,
+        incoming: env.incoming,
         server: false,
       });
       if (endpoint.path === "/get-session") {
@@ -98,6 +104,17 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
         result.headers.set("pragma", "no-cache");
       }
       return toResponse(result);
+    };
+    app.on(endpoint.method, basePath + endpoint.path, async (c) => {
+      const params = c.req.param() as Record<string, string>;
+      if (!endpoint.carriesToken) return answer(c.req.raw, c.env, params);
+      let response: Response;
+      try {
+        response = await answer(c.req.raw, c.env, params);
+      } catch (error) {
+        response = errorResponse(runtime, error, c.req.raw);
+      }
+      return keepTokenPrivate(response);
     });
   }
   // The API's own description, built once from the route declarations.

@@ -61,6 +61,12 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
    * on a route that changes nothing and only redirects to its GET form.
    */
   crossSitePost?: boolean;
+  /**
+   * The request (URL or body) or the answer carries a single-use token (a mailed link's, a reset token, a
+   * confirmation): every answer, errors and redirects included, is sent with `Cache-Control: no-store` and
+   * `Referrer-Policy: no-referrer`, so no cache keeps it and no next page's Referer leaks it.
+   */
+  carriesToken?: boolean;
   /** Body fields holding URLs that must be trusted callbacks (checked before the handler runs). */
   callbackFields?: readonly CallbackField[];
   /** The success answer's shape, for the OpenAPI document. */

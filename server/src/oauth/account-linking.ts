@@ -14,7 +14,15 @@ export type SignInFailure = "account not linked" | "signup disabled" | "unable t
 
 export type SignInOutcome = { ok: true; user: User; isNewUser: boolean } | { ok: false; reason: SignInFailure };
 
-export type LinkFailure = "account_already_linked_to_different_user" | "email_does_not_match" | "unable_to_link_account";
+/**
+ * Why link-social refused. `email_not_verified` travels as SPEC.md's redirect code `unable_to_link_account`
+ * (callback-routes.ts) and as 401 "Account not linked - linking not allowed" to an ID-token link.
+ */
+export type LinkFailure =
+  | "account_already_linked_to_different_user"
+  | "email_does_not_match"
+  | "email_not_verified"
+  | "unable_to_link_account";
 
 /** The provider's address, normalised, or null when it shared none (or nothing that is an address). */
 export function profileEmail(profile: ProviderProfile): string | null {
@@ -27,6 +35,13 @@ export function profileEmail(profile: ProviderProfile): string | null {
  * address was never verified: whoever registered it first (perhaps not its owner, waiting with a password) would
  * share the account with the provider's user. Then only when the provider is trusted or says it verified the
  * address too.
+ *
+ * Nor into a row whose password predates its verification, which "verified" alone guarantees: the proof of an
+ * unverified address that holds a password removes that password unless the proof came from the registrant's own
+ * browser (email-verification-routes.ts), and a provider's verified claim verifies only a user who already holds
+ * that provider account (signed up with it, or linked it while signed in). So a verified row's password was set after the proof, or proven by the
+ * registrant, or set by an administrator who created or imported the user as verified (README.md, "Account
+ * linking", says what this means for rows verified before this rule).
  */
 function mayLinkByEmail(runtime: Runtime, provider: OAuthProvider, profile: ProviderProfile, existing: User): boolean {
   const linking = runtime.config.account.accountLinking;
@@ -102,8 +117,10 @@ export async function signInWithProfile(
 
 /**
  * Attaches a provider account to a signed-in user (link-social). The provider account must not belong to someone
- * else, and its address must be the user's unless `allowDifferentEmails` (providers that share no address at all
- * are linked on the user's word: they have nothing to compare).
+ * else; the address it shares must be one the provider verified (unless the provider is trusted), else whoever typed
+ * the user's address into an account of theirs at the provider, and got the user to finish a link flow with it,
+ * would hold a way into the user's account; and it must be the user's address unless `allowDifferentEmails`.
+ * Providers that share no address at all are linked on the user's word: they have nothing to compare.
  */
 export async function linkProfileToUser(
   runtime: Runtime,
@@ -122,6 +139,8 @@ export async function linkProfileToUser(
   }
   const email = profileEmail(profile);
   const comparable = email !== null && !isPlaceholderEmail(email);
+  const trusted = runtime.config.account.accountLinking.trustedProviders.includes(provider.id);
+  if (comparable && !profile.user.emailVerified && !trusted) return { ok: false, code: "email_not_verified" };
   if (comparable && email !== link.email && !runtime.config.account.accountLinking.allowDifferentEmails) {
     return { ok: false, code: "email_does_not_match" };
   }

@@ -87,6 +87,9 @@ export const linkSocialAccount = defineEndpoint({
         if (result.code === "account_already_linked_to_different_user") {
           throw new APIError(409, OAUTH_MESSAGES.SOCIAL_ACCOUNT_ALREADY_LINKED);
         }
+        if (result.code === "email_not_verified") {
+          throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.LINKING_NOT_ALLOWED);
+        }
         if (result.code === "email_does_not_match") {
           throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.LINKING_DIFFERENT_EMAILS_NOT_ALLOWED);
         }

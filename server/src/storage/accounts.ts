@@ -70,6 +70,11 @@ export function accountStore(db: Kysely<Database>) {
       await db.updateTable("account").set({ password, updatedAt: dbDate(now) }).where("id", "=", accountId).execute();
     },
 
+    /** Removes a password (the account stays, so a reset can set a new one on it). */
+    async clearAccountPassword(accountId: string, now: Date): Promise<void> {
+      await db.updateTable("account").set({ password: null, updatedAt: dbDate(now) }).where("id", "=", accountId).execute();
+    },
+
     /** The account a provider knows by `accountId` (served by the providerId+accountId index). */
     async findAccountByProvider(providerId: string, accountId: string): Promise<Account | null> {
       const row = await db

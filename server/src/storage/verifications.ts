@@ -53,6 +53,20 @@ export function verificationStore(db: Kysely<Database>) {
       return live[0] ?? null;
     },
 
+    /**
+     * Deletes every value of one kind (identifiers starting with `prefix`, a constant without LIKE wildcards)
+     * stored for a user (`value` = their id): all their reset tokens once one is used or the password changes,
+     * all their verification links once the address is proven.
+     */
+    async deleteUserVerifications(prefix: string, userId: string): Promise<number> {
+      const result = await db
+        .deleteFrom("verification")
+        .where("identifier", "like", `${prefix}%`)
+        .where("value", "=", userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async deleteExpiredVerifications(now: Date): Promise<number> {
       const result = await db.deleteFrom("verification").where("expiresAt", "<=", dbDate(now)).executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -2,10 +2,14 @@ import { z } from "zod";
 import { admitUser, clientInfo } from "../credentials/rules.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
+import type { Runtime } from "../runtime.js";
+import { createStores, type User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
-import { verifyEmailToken } from "./email-token.js";
+import { consumeEmailToken, verifyEmailToken, type VerifiedEmailToken } from "./email-token.js";
+import { EMAIL_TOKEN_PREFIX } from "./identifiers.js";
+import { clearRegistrant, isRegistrant } from "./registrant-cookie.js";
 import { sendVerificationMail, withQuery } from "./mail.js";
 
 /** Mails a verification link, answering 503 when the mailer refuses it. */
@@ -59,14 +63,85 @@ const FAILURES: Record<Failure, APIError> = {
   couldnt_update_your_email: new APIError("BAD_REQUEST", MESSAGES.COULDNT_UPDATE_EMAIL),
 };
 
+/** Thrown inside the link's transaction to roll it back (the token stays unused) and answer `reason`. */
+class LinkRefused extends Error {
+  constructor(readonly reason: Failure) {
+    super(reason);
+  }
+}
+
+/** What using a link did. */
+interface LinkOutcome {
+  user: User;
+  /** The address went from unverified to verified with this link. */
+  proven: boolean;
+  /** The password set before the proof was removed (the owner sets one by reset). */
+  passwordRemoved: boolean;
+}
+
+/**
+ * Uses a checked token in one transaction: its one-time row is consumed, the user it names must still have the
+ * address it was mailed to (else invalid_token: a token never acts on another user, even one who took the address
+ * since), then the change it carries is made.
+ *
+ * Proving the mailbox of an unverified address that holds a password is the moment a pre-registration takeover
+ * would succeed: someone else may have signed up with the address and chosen that password. Unless the proof comes
+ * from the registrant's own browser (`byRegistrant`), every session of the user ends and the password goes, in the
+ * same transaction; the mailbox owner can then set a password by reset. Every other verification link of the user
+ * is deleted with the proof, so no older link signs in later.
+ */
+async function useEmailToken(
+  runtime: Runtime,
+  claims: VerifiedEmailToken,
+  byRegistrant: boolean,
+): Promise<LinkOutcome> {
+  return runtime.database.db.transaction().execute(async (trx) => {
+    const stores = createStores(trx);
+    const now = runtime.now();
+    if (!(await consumeEmailToken(stores, claims, now))) throw new LinkRefused("invalid_token");
+    // Two links of the same user used at once: the second waits here and then finds the address proven.
+    await stores.users.lockUser(claims.userId);
+    const user = await stores.users.findUserById(claims.userId);
+    if (!user) throw new LinkRefused("user_not_found");
+    if (user.email !== claims.email) throw new LinkRefused("invalid_token");
+
+    if (claims.purpose === "change-email") {
+      const newEmail = claims.updateTo!;
+      const taken = await stores.users.findUserByEmail(newEmail);
+      if (taken && taken.id !== user.id) throw new LinkRefused("couldnt_update_your_email");
+      // A racing sign-up may take the address meanwhile: its unique violation rolls the whole link back.
+      const changed = await stores.users
+        .updateUser(user.id, { email: newEmail, emailVerified: false, updatedAt: now })
+        .catch(() => null);
+      if (!changed) throw new LinkRefused("couldnt_update_your_email");
+      return { user: changed, proven: false, passwordRemoved: false };
+    }
+    if (user.emailVerified) return { user, proven: false, passwordRemoved: false };
+
+    const verified = (await stores.users.updateUser(user.id, { emailVerified: true, updatedAt: now })) ?? user;
+    await stores.verifications.deleteUserVerifications(EMAIL_TOKEN_PREFIX, user.id);
+    let passwordRemoved = false;
+    if (!byRegistrant) {
+      const credential = await stores.accounts.findCredentialAccount(user.id);
+      if (credential?.password) {
+        await stores.accounts.clearAccountPassword(credential.id, now);
+        await stores.sessions.deleteUserSessions(user.id);
+        passwordRemoved = true;
+      }
+    }
+    return { user: verified, proven: true, passwordRemoved };
+  });
+}
+
 export const verifyEmail = defineEndpoint({
   method: "GET",
   path: "/verify-email",
   auth: "none",
+  carriesToken: true,
   query: z.object({ token: z.string().min(1).max(4096), callbackURL: z.string().max(2048).optional() }),
   callbackFields: ["callbackURL"],
-  response: z.object({ status: z.boolean(), user: publicUserSchema }),
-  summary: "Use a mailed verification (or email-change) link",
+  response: z.object({ status: z.boolean(), user: publicUserSchema, passwordRemoved: z.boolean().optional() }),
+  summary: "Use a mailed verification (or email-change) link, once",
   tags: ["Email verification"],
   async handler(ctx) {
     const { runtime, query } = ctx;
@@ -76,38 +151,35 @@ export const verifyEmail = defineEndpoint({
     };
     const result = await verifyEmailToken(query.token, runtime.config.secret, runtime.now());
     if (!result.ok) return fail(result.reason);
-    const user = await runtime.stores.users.findUserByEmail(result.claims.email);
-    if (!user) return fail("user_not_found");
-
-    let updated = user;
-    if (result.claims.purpose === "change-email") {
-      const newEmail = result.claims.updateTo!;
-      const taken = await runtime.stores.users.findUserByEmail(newEmail);
-      if (taken && taken.id !== user.id) return fail("couldnt_update_your_email");
-      const changed = await runtime.stores.users
-        .updateUser(user.id, { email: newEmail, emailVerified: false, updatedAt: runtime.now() })
-        .catch(() => null);
-      if (!changed) return fail("couldnt_update_your_email");
-      updated = changed;
-      // The new address must be verified in its turn (SPEC.md section 4).
-      if (runtime.config.emailVerification.enabled) {
-        inBackground(runtime, "verify-new-email", () =>
-          sendVerificationMail(ctx, changed, { callbackURL: query.callbackURL }),
-        );
-      }
-    } else if (!user.emailVerified) {
-      updated = (await runtime.stores.users.updateUser(user.id, { emailVerified: true, updatedAt: runtime.now() })) ?? user;
-    }
+    const { claims } = result;
 
     const current = await ctx.getSession({ disableCookieCache: true });
-    if (current && current.user.id === updated.id) {
+    const byRegistrant = current?.user.id === claims.userId || isRegistrant(ctx, claims.userId);
+    let outcome: LinkOutcome;
+    try {
+      outcome = await useEmailToken(runtime, claims, byRegistrant);
+    } catch (error) {
+      if (error instanceof LinkRefused) return fail(error.reason);
+      throw error;
+    }
+    const { user: updated, proven, passwordRemoved } = outcome;
+    // The new address must be verified in its turn (SPEC.md section 4).
+    if (claims.purpose === "change-email" && runtime.config.emailVerification.enabled) {
+      inBackground(runtime, "verify-new-email", () => sendVerificationMail(ctx, updated, { callbackURL: query.callbackURL }));
+    }
+    if (proven) clearRegistrant(ctx);
+
+    if (current && current.user.id === updated.id && !passwordRemoved) {
       runtime.sessions.setSessionCookies(ctx, { session: current.session, user: updated });
-    } else if (runtime.config.emailVerification.autoSignInAfterVerification && result.claims.purpose === "verify-email") {
-      // A banned user's address is verified all the same, but they are not signed in.
+    } else if (runtime.config.emailVerification.autoSignInAfterVerification && proven) {
+      // Only the link that proved the address signs in, once; a banned user's address is verified all the same,
+      // but they are not signed in.
       const admitted = await admitUser(runtime, updated);
       if (admitted) await runtime.sessions.createSession(ctx, admitted, clientInfo(ctx));
     }
-    if (query.callbackURL) return redirectTo(query.callbackURL);
-    return { status: true, user: publicUser(updated) };
+    if (query.callbackURL) {
+      return redirectTo(passwordRemoved ? withQuery(query.callbackURL, { passwordRemoved: "true" }) : query.callbackURL);
+    }
+    return { status: true, user: publicUser(updated), ...(passwordRemoved ? { passwordRemoved: true } : {}) };
   },
 });

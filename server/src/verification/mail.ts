@@ -2,7 +2,7 @@ import { pickLanguage } from "../email/language.js";
 import { renderMail, type MailKind } from "../email/templates.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import type { User } from "../storage/models.js";
-import { signEmailToken } from "./email-token.js";
+import { issueEmailToken } from "./email-token.js";
 
 /** The public API base links in mail point at: BASE_URL when set, else the origin the request came to. */
 export function apiBase(ctx: EndpointContext): string {
@@ -32,7 +32,8 @@ export async function mailUser(
 
 /**
  * Mails a verification link for `user.email`, or, for an email change, a link that moves the account to
- * `updateTo` (sent to the current address first, SPEC.md section 4).
+ * `updateTo` (sent to the current address first, SPEC.md section 4). The link's one-time row is removed again
+ * when the mail cannot be sent, so no usable token outlives a lost mail.
  */
 export async function sendVerificationMail(
   ctx: EndpointContext,
@@ -41,19 +42,24 @@ export async function sendVerificationMail(
 ): Promise<void> {
   const { runtime } = ctx;
   const expiresIn = runtime.config.emailVerification.expiresIn;
-  const token = await signEmailToken(
+  const now = runtime.now();
+  const { token, identifier } = await issueEmailToken(
+    runtime.stores,
     opts.updateTo
-      ? { email: user.email, updateTo: opts.updateTo, purpose: "change-email" }
-      : { email: user.email, purpose: "verify-email" },
-    runtime.config.secret,
-    expiresIn,
-    runtime.now(),
+      ? { email: user.email, userId: user.id, updateTo: opts.updateTo, purpose: "change-email" }
+      : { email: user.email, userId: user.id, purpose: "verify-email" },
+    { secret: runtime.config.secret, expiresIn, now },
   );
   const url = withQuery(`${apiBase(ctx)}/verify-email`, {
     token,
     callbackURL: opts.callbackURL || (opts.updateTo ? "/account?emailChanged=1" : "/verify-email"),
   });
-  await mailUser(ctx, opts.updateTo ? "changeEmail" : "verification", opts.to ?? user.email, user, url, expiresIn, {
-    ...(opts.updateTo ? { newEmail: opts.updateTo } : {}),
-  });
+  try {
+    await mailUser(ctx, opts.updateTo ? "changeEmail" : "verification", opts.to ?? user.email, user, url, expiresIn, {
+      ...(opts.updateTo ? { newEmail: opts.updateTo } : {}),
+    });
+  } catch (error) {
+    await runtime.stores.verifications.consumeVerification(identifier, now);
+    throw error;
+  }
 }

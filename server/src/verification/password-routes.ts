@@ -5,11 +5,11 @@ import { generateId } from "../crypto/random.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { createStores } from "../storage/index.js";
+import { createStores, type Stores } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
-import { newResetToken, resetPasswordIdentifier } from "./identifiers.js";
+import { newResetToken, RESET_PASSWORD_PREFIX, RESET_TOKEN_PATTERN, resetPasswordIdentifier } from "./identifiers.js";
 import { apiBase, mailUser, withQuery } from "./mail.js";
 
 const forgetPasswordBody = z.object({ email: z.string().max(1024), redirectTo: z.string().max(2048).optional() });
@@ -83,6 +83,8 @@ export const requestPasswordReset = defineEndpoint({
 });
 
 async function liveResetValue(runtime: Runtime, token: string) {
+  // Anything else (another kind of token, say) is no reset token: no lookup, the same invalid token answer.
+  if (!RESET_TOKEN_PATTERN.test(token)) return null;
   const value = await runtime.stores.verifications.findVerification(resetPasswordIdentifier(token));
   return value && value.expiresAt > runtime.now() ? value : null;
 }
@@ -91,6 +93,7 @@ export const resetPasswordCallback = defineEndpoint({
   method: "GET",
   path: "/reset-password/:token",
   auth: "none",
+  carriesToken: true,
   query: z.object({ callbackURL: z.string().max(2048).optional() }),
   callbackFields: ["callbackURL"],
   summary: "The link mailed for a reset: redirects to callbackURL with the token, or with error=INVALID_TOKEN",
@@ -99,17 +102,28 @@ export const resetPasswordCallback = defineEndpoint({
     const callbackURL = ctx.query.callbackURL;
     if (!callbackURL) throw new APIError("BAD_REQUEST", MESSAGES.CALLBACK_URL_REQUIRED);
     const token = ctx.params.token ?? "";
-    const live = token.length <= 64 ? await liveResetValue(ctx.runtime, token) : null;
+    const live = await liveResetValue(ctx.runtime, token);
     return redirectTo(withQuery(callbackURL, live ? { token } : { error: "INVALID_TOKEN" }));
   },
 });
+
+/**
+ * Sets a user's password and deletes every reset token they still hold, in the caller's transaction: once a token
+ * is used, or the password changes, no reset link mailed before (perhaps to someone reading the mailbox then)
+ * still works.
+ */
+async function setPasswordEndingResets(stores: Stores, userId: string, hash: string, now: Date): Promise<void> {
+  await setCredentialPassword(stores, userId, hash, now);
+  await stores.verifications.deleteUserVerifications(RESET_PASSWORD_PREFIX, userId);
+}
 
 export const resetPassword = defineEndpoint({
   method: "POST",
   path: "/reset-password",
   auth: "none",
-  body: z.object({ newPassword: z.string().max(4096), token: z.string().max(256).optional() }),
-  query: z.object({ token: z.string().max(256).optional() }),
+  carriesToken: true,
+  body: z.object({ newPassword: z.string().max(4096), token: z.string().max(4096).optional() }),
+  query: z.object({ token: z.string().max(4096).optional() }),
   response: statusSchema,
   summary: "Choose a new password with a reset token (single use)",
   tags: ["Password"],
@@ -132,7 +146,7 @@ export const resetPassword = defineEndpoint({
       if (!consumed) throw invalid();
       const user = await stores.users.findUserById(consumed.value);
       if (!user) throw new APIError("BAD_REQUEST", MESSAGES.USER_NOT_FOUND);
-      await setCredentialPassword(stores, user.id, hash, now);
+      await setPasswordEndingResets(stores, user.id, hash, now);
       if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
         await stores.sessions.deleteUserSessions(user.id);
       }
@@ -145,6 +159,8 @@ export const changePassword = defineEndpoint({
   method: "POST",
   path: "/change-password",
   auth: "sensitive",
+  // The answer carries the new session's token.
+  carriesToken: true,
   body: z.object({
     newPassword: z.string().max(4096),
     currentPassword: z.string().max(4096),
@@ -160,18 +176,15 @@ export const changePassword = defineEndpoint({
     if (body.currentPassword.length > runtime.config.emailAndPassword.maxPasswordLength) {
       throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
     }
-    const account = await checkCurrentPassword(runtime, user.id, body.currentPassword);
+    await checkCurrentPassword(runtime, user.id, body.currentPassword);
     const hash = await runtime.hasher.hash(body.newPassword);
     const now = runtime.now();
-    if (!body.revokeOtherSessions) {
-      await runtime.stores.accounts.updateAccountPassword(account.id, hash, now);
-      return { token: null, user: publicUser(user) };
-    }
     await runtime.database.db.transaction().execute(async (trx) => {
       const stores = createStores(trx);
-      await stores.accounts.updateAccountPassword(account.id, hash, now);
-      await stores.sessions.deleteUserSessions(user.id);
+      await setPasswordEndingResets(stores, user.id, hash, now);
+      if (body.revokeOtherSessions) await stores.sessions.deleteUserSessions(user.id);
     });
+    if (!body.revokeOtherSessions) return { token: null, user: publicUser(user) };
     const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx));
     return { token: session.token, user: publicUser(user) };
   },
@@ -193,7 +206,9 @@ export const setPassword = defineEndpoint({
     const account = await runtime.stores.accounts.findCredentialAccount(user.id);
     if (account?.password) throw new APIError("BAD_REQUEST", MESSAGES.USER_ALREADY_HAS_PASSWORD);
     const hash = await runtime.hasher.hash(body.newPassword);
-    await setCredentialPassword(runtime.stores, user.id, hash, runtime.now());
+    await runtime.database.db.transaction().execute((trx) =>
+      setPasswordEndingResets(createStores(trx), user.id, hash, runtime.now()),
+    );
     return { status: true };
   },
 });

@@ -201,6 +201,9 @@ export const de: Messages = {
     failedLead: "Mit diesem Link ist etwas schiefgelaufen. Fordern Sie unten einen neuen an.",
     continue: "Weiter zu Gatehouse",
     createAccount: "Konto erstellen",
+    passwordRemovedTitle: "Ihr altes Passwort wurde entfernt",
+    passwordRemovedLead: "Zu Ihrer Sicherheit gilt das Passwort, das vor der Bestätigung dieser Adresse gewählt wurde, nicht mehr, und alle anderen Sitzungen wurden abgemeldet. Um sich mit einem Passwort anzumelden, wählen Sie über „{{forgot}}“ ein neues.",
+    choosePassword: "Neues Passwort wählen",
     resendHeading: "Brauchen Sie einen neuen Link?",
     resendLead:
       "Geben Sie die Adresse ein, mit der Sie sich registriert haben. Wartet sie noch auf die Bestätigung, senden wir einen neuen Link.",

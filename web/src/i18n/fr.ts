@@ -200,6 +200,9 @@ export const fr: Messages = {
     failedLead: "Un problème est survenu avec ce lien. Demandez-en un nouveau ci-dessous.",
     continue: "Continuer vers Gatehouse",
     createAccount: "Créer un compte",
+    passwordRemovedTitle: "Votre ancien mot de passe a été supprimé",
+    passwordRemovedLead: "Pour votre sécurité, le mot de passe choisi avant la vérification de cette adresse ne fonctionne plus, et toutes les autres sessions ont été déconnectées. Pour vous connecter avec un mot de passe, choisissez-en un nouveau avec « {{forgot}} ».",
+    choosePassword: "Choisir un nouveau mot de passe",
     resendHeading: "Besoin d’un nouveau lien ?",
     resendLead:
       "Saisissez l’adresse utilisée lors de votre inscription. Si elle attend encore sa confirmation, nous vous enverrons un nouveau lien.",

@@ -5,6 +5,7 @@ import { AuthLayout } from "../../components/auth-layout";
 import { LoadingScreen } from "../../components/loading-screen";
 import { PageHeading } from "../../components/page-heading";
 import { StatusIcon, type StatusIconProps } from "../../components/status-icon";
+import { Alert } from "../../components/ui/alert";
 import { ButtonLink } from "../../components/ui/button-link";
 import { authClient } from "../../lib/auth-client";
 import { useDocumentTitle } from "../../lib/use-document-title";
@@ -61,6 +62,9 @@ export function VerifyEmailPage() {
   };
   const [heading, lead] = texts[outcome];
   const canResend = outcome === "pending" || outcome === "expired" || outcome === "invalid" || outcome === "failed";
+  // The link proved an address someone else could have registered first: the service removed the password set
+  // before the proof and signed out every session; the owner chooses a new password by reset.
+  const passwordRemoved = params.get("passwordRemoved") === "true" && (outcome === "verified" || outcome === "alreadyVerified");
 
   return (
     <AuthLayout>
@@ -69,7 +73,17 @@ export function VerifyEmailPage() {
         {heading}
       </PageHeading>
       {canResend ? <ResendVerification signedInEmail={user ? email : null} /> : null}
+      {passwordRemoved ? (
+        <Alert variant="warning" title={t("verifyEmail.passwordRemovedTitle")}>
+          {t("verifyEmail.passwordRemovedLead", { forgot: t("signIn.forgotPassword") })}
+        </Alert>
+      ) : null}
       <div className={styles.actions}>
+        {passwordRemoved && !user ? (
+          <ButtonLink to="/forgot-password" fullWidth>
+            {t("verifyEmail.choosePassword")}
+          </ButtonLink>
+        ) : null}
         {user ? (
           <ButtonLink to={outcome === "emailTaken" ? "/account" : "/"} variant={canResend ? "secondary" : "primary"} fullWidth>
             {t("verifyEmail.continue")}
@@ -83,7 +97,7 @@ export function VerifyEmailPage() {
             ) : null}
             <ButtonLink
               to="/sign-in"
-              variant={canResend || outcome === "userNotFound" ? "secondary" : "primary"}
+              variant={canResend || outcome === "userNotFound" || passwordRemoved ? "secondary" : "primary"}
               fullWidth
             >
               {outcome === "verified" ? t("common.signIn") : t("common.backToSignIn")}
