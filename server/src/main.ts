@@ -1,26 +1,47 @@
 #!/usr/bin/env node
 import { createAdmin, CreateAdminError } from "./admin/create-admin.js";
-import { ConfigError } from "./config/index.js";
+import {
+  databaseTarget,
+  hasGatehouseTables,
+  missingDatabaseMessage,
+  sqliteFileMissing,
+  type DatabaseTarget,
+} from "./cli/database-target.js";
+import { ConfigError, resolveConfig } from "./config/index.js";
 import { loadCreateAdminInput, loadServiceSettings, type ServiceSettings } from "./config/env.js";
+import { IMPORT_USAGE, parseImportArgs } from "./import/import-options.js";
+import { importUsers, type ImportSummary } from "./import/run-import.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
 import { createLogger, type Logger } from "./logger.js";
 import { serveGatehouse } from "./node-server.js";
 import { defaultWebRoot, loadWebApp } from "./web-app.js";
 
-const USAGE = `Usage: gatehouse <command>
+const USAGE = `Usage: gatehouse <command> [--create]
 
 Commands:
-  serve     apply pending migrations, then run the service (the default)
+  serve     apply pending migrations, then run the service (the default); on first run it creates the
+            database (the SQLite file, or Gatehouse's tables) and says so in its log
   migrate   apply pending migrations and exit
   create-admin --email EMAIL [--password PASSWORD] [--name NAME]
             create a site administrator (with a verified address), or give an existing user the admin
             role; the flags fall back to GATEHOUSE_ADMIN_EMAIL, GATEHOUSE_ADMIN_PASSWORD, GATEHOUSE_ADMIN_NAME
+  ${IMPORT_USAGE}
+
+Every command prints the database it uses. migrate, create-admin and import never create one unless given
+--create: a SQLite file that does not exist, or a database without Gatehouse's tables, is refused. A relative
+DATABASE_URL (the default is sqlite://./data/gatehouse.db) is relative to the current folder.
 
 Configuration comes from the environment (PORT, HOST, BASE_URL, DATABASE_URL, REDIS_URL, GATEHOUSE_SECRET,
 TRUSTED_ORIGINS, LOG_LEVEL, GATEHOUSE_CONFIG, GATEHOUSE_DATA_DIR, WEB_ROOT); see README.md.`;
 
+/** A command's refusal, worded for the operator (exit code 1). */
+class CommandError extends Error {
+  override name = "CommandError";
+}
+
+const say = (line: string) => console.log(`gatehouse: ${line}`);
+
 function open(settings: ServiceSettings, logger: Logger): Gatehouse {
-  for (const warning of settings.warnings) logger.warn({}, warning);
   return createGatehouse(settings.options, {
     nodeEnv: settings.nodeEnv,
     fallbackSecret: settings.fallbackSecret,
@@ -28,36 +49,84 @@ function open(settings: ServiceSettings, logger: Logger): Gatehouse {
   });
 }
 
-async function migrate(settings: ServiceSettings, logger: Logger): Promise<void> {
+function targetOf(settings: ServiceSettings): DatabaseTarget {
+  return databaseTarget(resolveConfig(settings.options, { nodeEnv: settings.nodeEnv, fallbackSecret: settings.fallbackSecret }));
+}
+
+/**
+ * Opens the database for a command other than serve, after printing which one it is. Without --create it refuses a
+ * SQLite file that does not exist (before opening it, which would create it) and a database without Gatehouse's
+ * tables: run from another folder, a relative DATABASE_URL names a new file, and the command must not quietly work
+ * on a fresh database. Then applies pending migrations.
+ */
+async function openExisting(settings: ServiceSettings, logger: Logger, command: string, create: boolean): Promise<Gatehouse> {
+  const target = targetOf(settings);
+  say(`database ${target.label}`);
+  if (!create && sqliteFileMissing(target)) throw new CommandError(missingDatabaseMessage(target, command));
   const gatehouse = open(settings, logger);
   try {
+    if (!create && !(await hasGatehouseTables(gatehouse.runtime.database))) {
+      throw new CommandError(missingDatabaseMessage(target, command));
+    }
     const applied = await gatehouse.migrate();
-    logger.success({ applied, database: gatehouse.runtime.database.describe }, "migrations applied");
-  } finally {
+    if (applied.includes("0001-core")) say(`created a new database (--create): ${target.label}`);
+    else if (applied.length) say(`applied migrations ${applied.join(", ")}`);
+    return gatehouse;
+  } catch (error) {
     await gatehouse.close();
+    throw error;
   }
 }
 
-async function runCreateAdmin(settings: ServiceSettings, logger: Logger, args: string[]): Promise<void> {
+async function migrate(settings: ServiceSettings, logger: Logger, create: boolean): Promise<void> {
+  const gatehouse = await openExisting(settings, logger, "migrate", create);
+  await gatehouse.close();
+  say("the database is up to date");
+}
+
+async function runCreateAdmin(settings: ServiceSettings, logger: Logger, args: string[], create: boolean): Promise<void> {
   const input = loadCreateAdminInput(args);
-  const gatehouse = open(settings, logger);
+  const gatehouse = await openExisting(settings, logger, "create-admin", create);
   try {
-    await gatehouse.migrate();
     const { action, user } = await createAdmin(gatehouse.runtime, { email: input.email!, password: input.password, name: input.name });
     const what = {
       created: `created administrator ${user.email} (id ${user.id}, role ${user.role})`,
       promoted: `gave ${user.email} (id ${user.id}) the role ${user.role}; their password is unchanged`,
       unchanged: `${user.email} (id ${user.id}) is already an administrator (role ${user.role}); nothing changed`,
     }[action];
-    console.log(`gatehouse: ${what}`);
+    say(what);
   } finally {
     await gatehouse.close();
   }
 }
 
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** `gatehouse import`: exit code 0 when every line was imported or skipped, 3 when some were rejected. */
+async function runImport(settings: ServiceSettings, logger: Logger, args: string[], create: boolean): Promise<number> {
+  const options = parseImportArgs(args);
+  const gatehouse = await openExisting(settings, logger, "import", create);
+  let summary: ImportSummary;
+  try {
+    summary = await importUsers(gatehouse.runtime, options, { out: process.stdout, err: process.stderr });
+  } finally {
+    await gatehouse.close();
+  }
+  const lines = `${count(summary.lines)} lines: ${count(summary.skipped)} skipped as already there, ${count(summary.rejected)} rejected`;
+  const timing = `in ${summary.seconds.toFixed(1)} s, ${count(Math.round(summary.usersPerSecond))} users/s`;
+  if (options.dryRun) say(`dry run, nothing written: ${count(summary.imported)} users would be imported (${lines}) ${timing}`);
+  else say(`imported ${count(summary.imported)} users (${lines}) ${timing}`);
+  if (options.report && (summary.rejected || summary.skipped)) say(`the lines not imported and why: ${options.report}`);
+  return summary.rejected > 0 ? 3 : 0;
+}
+
 async function runServer(settings: ServiceSettings, logger: Logger): Promise<void> {
+  for (const warning of settings.warnings) logger.warn({}, warning);
+  const target = targetOf(settings);
   const gatehouse = open(settings, logger);
   const applied = await gatehouse.migrate();
+  // serve creates the database on first run (npm start's quick start); it says so, naming where.
+  if (applied.includes("0001-core")) logger.info({ database: target.label }, "created a new database");
   if (applied.length) logger.info({ applied }, "migrations applied");
 
   const webApp = settings.webRoot === "" ? null : loadWebApp(settings.webRoot ?? defaultWebRoot());
@@ -76,7 +145,7 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
     {
       port: running.port,
       host: settings.host,
-      database: gatehouse.runtime.database.describe,
+      database: target.label,
       redis: Boolean(gatehouse.config.redis),
       basePath: gatehouse.config.basePath,
     },
@@ -102,10 +171,17 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (!["serve", "migrate", "create-admin", "import"].includes(command)) {
+    console.error(`gatehouse: unknown command "${command}"\n\n${USAGE}`);
+    process.exit(2);
+  }
+  // --create: the one option every command takes (serve creates its database anyway).
+  const args = argv.slice(1).filter((arg) => arg !== "--create");
+  const create = args.length < argv.length - 1;
   let settings: ServiceSettings;
   let logger: Logger;
   try {
-    settings = loadServiceSettings();
+    settings = loadServiceSettings(process.env, { writeSecret: command === "serve" });
     logger = createLogger((settings.options.logger?.level as never) ?? "info");
   } catch (error) {
     console.error(`gatehouse: ${(error as Error).message}`);
@@ -114,18 +190,15 @@ async function main(argv: string[]): Promise<void> {
   process.on("unhandledRejection", (reason) => logger.error({ err: String(reason) }, "unhandled rejection"));
   try {
     if (command === "serve") await runServer(settings, logger);
-    else if (command === "migrate") await migrate(settings, logger);
-    else if (command === "create-admin") await runCreateAdmin(settings, logger, argv.slice(1));
-    else {
-      console.error(`gatehouse: unknown command "${command}"\n\n${USAGE}`);
-      process.exit(2);
-    }
+    else if (command === "migrate") await migrate(settings, logger, create);
+    else if (command === "create-admin") await runCreateAdmin(settings, logger, args, create);
+    else process.exitCode = await runImport(settings, logger, args, create);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof CreateAdminError) {
+    if (error instanceof ConfigError || error instanceof CreateAdminError || error instanceof CommandError) {
       console.error(`gatehouse: ${error.message}`);
       process.exit(1);
     }
-    logger.error({ err: (error as Error).message }, "start-up failed");
+    logger.error({ err: (error as Error).message }, command === "serve" ? "start-up failed" : `${command} failed`);
     process.exit(1);
   }
 }

@@ -25,7 +25,12 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ["debug", "info", "success", "warn", "error", "silent"] as const;
 
-export function loadServiceSettings(env: Env = process.env): ServiceSettings {
+/**
+ * `writeSecret: false` (the CLI's commands other than serve) never writes the development secret: an existing one is
+ * read, else a throw-away one is used (those commands sign nothing), so that a command run from the wrong folder
+ * leaves no new data folder behind.
+ */
+export function loadServiceSettings(env: Env = process.env, opts: { writeSecret?: boolean } = {}): ServiceSettings {
   const warnings: string[] = [];
   const fileOptions = readConfigFile(env.GATEHOUSE_CONFIG);
   const options: Record<string, unknown> = structuredClone(fileOptions);
@@ -75,7 +80,7 @@ export function loadServiceSettings(env: Env = process.env): ServiceSettings {
       throw new ConfigError("GATEHOUSE_SECRET is required when NODE_ENV=production (32 or more characters)");
     }
   } else if (!options.secret) {
-    settings.fallbackSecret = developmentSecret(dataDir);
+    settings.fallbackSecret = developmentSecret(dataDir, opts.writeSecret ?? true);
     warnings.push(
       `GATEHOUSE_SECRET is not set: using the development secret kept in ${join(dataDir, "secret")}. Set GATEHOUSE_SECRET in production.`,
     );
@@ -151,12 +156,13 @@ function requireDatabaseUrl(raw: string): string {
   throw new ConfigError(`DATABASE_URL must be sqlite://PATH, sqlite::memory: or postgres://... (got "${raw}")`);
 }
 
-function developmentSecret(dataDir: string): string {
+function developmentSecret(dataDir: string, write: boolean): string {
   const file = join(dataDir, "secret");
   if (existsSync(file)) {
     const existing = readFileSync(file, "utf8").trim();
     if (existing.length >= 32) return existing;
   }
+  if (!write) return randomBytes(32).toString("base64url");
   mkdirSync(dirname(file), { recursive: true });
   const secret = randomBytes(32).toString("base64url");
   writeFileSync(file, secret + "\n", { mode: 0o600 });

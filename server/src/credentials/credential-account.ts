@@ -3,6 +3,7 @@ import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { Account, Session, Stores } from "../storage/index.js";
 import { insertNewUser } from "../storage/new-user.js";
+import { needsRehash, storedHashFormat } from "./hash-formats.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { NewUser } from "../storage/users.js";
 import { usernameTakenError } from "./username.js";
@@ -64,11 +65,35 @@ export async function insertUserWithPassword(
  * credential account not found when they have no password, 400 invalid password when it is wrong. Answers their
  * credential account.
  */
-export async function checkCurrentPassword(runtime: Runtime, userId: string, password: string): Promise<Account> {
+export async function checkCurrentPassword(
+  runtime: Runtime,
+  userId: string,
+  password: string,
+  opts: { rehash?: boolean } = {},
+): Promise<Account> {
   const account = await runtime.stores.accounts.findCredentialAccount(userId);
   if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
   if (!(await runtime.hasher.verify(account.password, password))) {
     throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
   }
+  if (opts.rehash !== false) await upgradePasswordHash(runtime, userId, account.password, password);
   return account;
+}
+
+/**
+ * After a password was verified against an imported hash (bcrypt, Argon2, PBKDF2, Firebase scrypt: hash-formats.ts),
+ * replaces that hash with Gatehouse's scrypt of the same password, in the same request. The update is conditional
+ * (only while the stored hash is still the one verified), so a concurrent change or reset wins. A failure (the hash
+ * queue full, the database away) leaves the imported hash in place for the next sign-in and is only logged: the
+ * password was right.
+ */
+export async function upgradePasswordHash(runtime: Runtime, userId: string, verified: string, password: string): Promise<void> {
+  if (!needsRehash(verified)) return;
+  try {
+    const hash = await runtime.hasher.hash(password);
+    const replaced = await runtime.stores.accounts.replaceCredentialPassword(userId, verified, hash, runtime.now());
+    if (replaced) runtime.logger.info({ userId, from: storedHashFormat(verified) }, "imported password hash replaced by scrypt");
+  } catch (error) {
+    runtime.logger.warn({ userId, err: (error as Error).message }, "could not rehash an imported password hash");
+  }
 }

@@ -3,7 +3,7 @@ import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
-import { insertUserWithPassword } from "./credential-account.js";
+import { insertUserWithPassword, upgradePasswordHash } from "./credential-account.js";
 import { admitUser, bannedUserError, checkNewPassword, clientInfo } from "./rules.js";
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "./username.js";
 import { inBackground } from "../verification/background.js";
@@ -179,6 +179,8 @@ export async function verifyUserPassword(
     throw new APIError("UNAUTHORIZED", failure);
   }
   if (!(await runtime.hasher.verify(found.password, password))) throw new APIError("UNAUTHORIZED", failure);
+  // An imported hash (gatehouse import) becomes Gatehouse's scrypt at the first sign-in that proves the password.
+  await upgradePasswordHash(runtime, found.user.id, found.password, password);
   return found.user;
 }
 

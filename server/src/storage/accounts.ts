@@ -70,6 +70,21 @@ export function accountStore(db: Kysely<Database>) {
       await db.updateTable("account").set({ password, updatedAt: dbDate(now) }).where("id", "=", accountId).execute();
     },
 
+    /**
+     * Replaces the user's password hash only while it is still `expected` (the one just verified), in one statement:
+     * a password changed or reset meanwhile is not overwritten. Returns whether it replaced it.
+     */
+    async replaceCredentialPassword(userId: string, expected: string, password: string, now: Date): Promise<boolean> {
+      const result = await db
+        .updateTable("account")
+        .set({ password, updatedAt: dbDate(now) })
+        .where("userId", "=", userId)
+        .where("providerId", "=", "credential")
+        .where("password", "=", expected)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
     /** Removes a password (the account stays, so a reset can set a new one on it). */
     async clearAccountPassword(accountId: string, now: Date): Promise<void> {
       await db.updateTable("account").set({ password: null, updatedAt: dbDate(now) }).where("id", "=", accountId).execute();

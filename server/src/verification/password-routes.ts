@@ -176,7 +176,8 @@ export const changePassword = defineEndpoint({
     if (body.currentPassword.length > runtime.config.emailAndPassword.maxPasswordLength) {
       throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
     }
-    await checkCurrentPassword(runtime, user.id, body.currentPassword);
+    // No rehash of an imported hash here: the new password's hash replaces it just below.
+    await checkCurrentPassword(runtime, user.id, body.currentPassword, { rehash: false });
     const hash = await runtime.hasher.hash(body.newPassword);
     const now = runtime.now();
     await runtime.database.db.transaction().execute(async (trx) => {

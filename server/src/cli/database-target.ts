@@ -1,0 +1,52 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { sql } from "kysely";
+import type { Config } from "../config/index.js";
+import { sqlitePathOf, type DatabaseHandle } from "../storage/database.js";
+
+/** The database a CLI command works on, as it prints it. */
+export interface DatabaseTarget {
+  /** sqlite:/absolute/path, sqlite::memory:, or postgres://host:port/name (schema …), without credentials. */
+  label: string;
+  /** The SQLite file, absolute (a relative DATABASE_URL is relative to the current folder). */
+  sqliteFile?: string;
+}
+
+export function databaseTarget(config: Config): DatabaseTarget {
+  const { url, schema } = config.database;
+  if (url.startsWith("sqlite:")) {
+    const path = sqlitePathOf(url);
+    if (path === ":memory:") return { label: "sqlite::memory:" };
+    const file = resolve(path);
+    return { label: `sqlite:${file}`, sqliteFile: file };
+  }
+  const parsed = new URL(url);
+  return { label: `postgres://${parsed.host}${parsed.pathname}${schema ? ` (schema ${schema})` : ""}` };
+}
+
+/** Whether the SQLite file is missing (opening it would create a new, empty database). */
+export const sqliteFileMissing = (target: DatabaseTarget): boolean =>
+  target.sqliteFile !== undefined && !existsSync(target.sqliteFile);
+
+/**
+ * Whether the database holds Gatehouse's tables (its migrations' bookkeeping table). On PostgreSQL it is looked up
+ * on the connection's search_path: the configured schema, or public.
+ */
+export async function hasGatehouseTables(database: DatabaseHandle): Promise<boolean> {
+  if (database.dialect === "sqlite") {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(
+      database.db,
+    );
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+  const { rows } = await sql<{ present: boolean }>`select to_regclass('kysely_migration') is not null as present`.execute(database.db);
+  return rows[0]?.present === true;
+}
+
+/** What the CLI says when a command would create a new database without --create. */
+export function missingDatabaseMessage(target: DatabaseTarget, command: string): string {
+  const where = target.sqliteFile
+    ? `there is no database at ${target.sqliteFile} (a relative DATABASE_URL, like the default sqlite://./data/gatehouse.db, is relative to the current folder, ${process.cwd()})`
+    : `${target.label} has no Gatehouse tables`;
+  return `${where}. Run the command from the folder that holds the service's data, set DATABASE_URL, or pass --create to create a new database (gatehouse ${command} --create).`;
+}
