@@ -137,9 +137,12 @@ describe("mailed journeys", () => {
       await headingIs(page, en.verifyEmail.invalidHeading);
       await screenshotBothSizes(page, "verify-email-invalid");
 
-      // The new link works.
+      // The new link works. Opened in a browser that did not sign up (it could be the real owner's, proving an
+      // address someone else registered), it also removed the password set before: the page says how to choose one.
       await page.goto(link(mail, "/verify-email"));
       await headingIs(page, en.verifyEmail.verifiedHeading);
+      await page.getByRole("status").filter({ hasText: en.verifyEmail.passwordRemovedTitle }).waitFor();
+      expect(await page.getByRole("link", { name: en.verifyEmail.choosePassword }).getAttribute("href")).toBe("/forgot-password");
       expect(await page.getByRole("link", { name: en.common.signIn }).count()).toBe(1);
     },
     JOURNEY_TIMEOUT,

@@ -7,6 +7,7 @@ import { needsRehash, storedHashFormat } from "./hash-formats.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { NewUser } from "../storage/users.js";
 import { usernameTakenError } from "./username.js";
+import { RESET_PASSWORD_PREFIX } from "../verification/identifiers.js";
 
 /** The account that holds a user's password: providerId "credential", accountId the user's id (API-NOTES.md 1.10). */
 export function newCredentialAccount(userId: string, hash: string, now: Date): Account {
@@ -27,11 +28,16 @@ export function newCredentialAccount(userId: string, hash: string, now: Date): A
   };
 }
 
-/** Sets the user's password on their credential account, creating the account when they have none. */
+/**
+ * Sets the user's password on their credential account, creating the account when they have none, and deletes
+ * every password-reset token the user still holds: after any new password (reset, change, set, or an
+ * administrator's), no reset link mailed before it works. Pass a transaction's stores to make both one change.
+ */
 export async function setCredentialPassword(stores: Stores, userId: string, hash: string, now: Date): Promise<void> {
   const account = await stores.accounts.findCredentialAccount(userId);
   if (account) await stores.accounts.updateAccountPassword(account.id, hash, now);
   else await stores.accounts.createAccount(newCredentialAccount(userId, hash, now));
+  await stores.verifications.deleteUserVerifications(RESET_PASSWORD_PREFIX, userId);
 }
 
 /**

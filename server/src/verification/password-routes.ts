@@ -5,11 +5,11 @@ import { generateId } from "../crypto/random.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { createStores, type Stores } from "../storage/index.js";
+import { createStores } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
-import { newResetToken, RESET_PASSWORD_PREFIX, RESET_TOKEN_PATTERN, resetPasswordIdentifier } from "./identifiers.js";
+import { newResetToken, RESET_TOKEN_PATTERN, resetPasswordIdentifier } from "./identifiers.js";
 import { apiBase, mailUser, withQuery } from "./mail.js";
 
 const forgetPasswordBody = z.object({ email: z.string().max(1024), redirectTo: z.string().max(2048).optional() });
@@ -107,16 +107,6 @@ export const resetPasswordCallback = defineEndpoint({
   },
 });
 
-/**
- * Sets a user's password and deletes every reset token they still hold, in the caller's transaction: once a token
- * is used, or the password changes, no reset link mailed before (perhaps to someone reading the mailbox then)
- * still works.
- */
-async function setPasswordEndingResets(stores: Stores, userId: string, hash: string, now: Date): Promise<void> {
-  await setCredentialPassword(stores, userId, hash, now);
-  await stores.verifications.deleteUserVerifications(RESET_PASSWORD_PREFIX, userId);
-}
-
 export const resetPassword = defineEndpoint({
   method: "POST",
   path: "/reset-password",
@@ -146,7 +136,7 @@ export const resetPassword = defineEndpoint({
       if (!consumed) throw invalid();
       const user = await stores.users.findUserById(consumed.value);
       if (!user) throw new APIError("BAD_REQUEST", MESSAGES.USER_NOT_FOUND);
-      await setPasswordEndingResets(stores, user.id, hash, now);
+      await setCredentialPassword(stores, user.id, hash, now);
       if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
         await stores.sessions.deleteUserSessions(user.id);
       }
@@ -182,7 +172,7 @@ export const changePassword = defineEndpoint({
     const now = runtime.now();
     await runtime.database.db.transaction().execute(async (trx) => {
       const stores = createStores(trx);
-      await setPasswordEndingResets(stores, user.id, hash, now);
+      await setCredentialPassword(stores, user.id, hash, now);
       if (body.revokeOtherSessions) await stores.sessions.deleteUserSessions(user.id);
     });
     if (!body.revokeOtherSessions) return { token: null, user: publicUser(user) };
@@ -208,7 +198,7 @@ export const setPassword = defineEndpoint({
     if (account?.password) throw new APIError("BAD_REQUEST", MESSAGES.USER_ALREADY_HAS_PASSWORD);
     const hash = await runtime.hasher.hash(body.newPassword);
     await runtime.database.db.transaction().execute((trx) =>
-      setPasswordEndingResets(createStores(trx), user.id, hash, runtime.now()),
+      setCredentialPassword(createStores(trx), user.id, hash, runtime.now()),
     );
     return { status: true };
   },
