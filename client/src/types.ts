@@ -147,6 +147,11 @@ export interface VerifyEmailQuery {
 export interface VerifyEmailData {
   status: boolean;
   user: User;
+  /**
+   * True when the link proved an address someone else could have registered: the password set before the proof
+   * was removed and every session ended; the owner chooses a new password by reset.
+   */
+  passwordRemoved?: boolean;
 }
 
 export interface ForgetPasswordBody {
