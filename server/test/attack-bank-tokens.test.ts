@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type Landing } from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient, uniqueEmail } from "./helpers/http-client.js";
+import { organizationFixtures } from "./helpers/organization.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 import { startTestSmtp, type TestSmtp } from "./helpers/smtp.js";
 import { startTestIdentityProvider, type IdentityAccount, type TestIdentityProvider } from "./helpers/test-identity-provider.js";
@@ -352,6 +353,16 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const deleted = await owner.get(pathOf(deletion));
       expect(deleted.status).toBe(302);
       expect(private_(deleted)).toEqual(expected);
+
+      // The invitation link's id, read by the invitee's page.
+      const org = organizationFixtures(() => server);
+      const [inviter, invitee] = await Promise.all([org.person(), org.person()]);
+      await org.organization(inviter);
+      const invited = await inviter.client.post("/organization/invite-member", { email: invitee.email, role: "member" });
+      expect(invited.status).toBe(200);
+      const viewed = await invitee.client.get(`/organization/get-invitation?id=${invited.body.id}`);
+      expect(viewed.status).toBe(200);
+      expect(private_(viewed)).toEqual(expected);
     });
 
     it("#14: a password reset signs the user out everywhere by default", async () => {

@@ -141,6 +141,8 @@ export const getInvitation = defineEndpoint({
   method: "GET",
   path: "/organization/get-invitation",
   auth: "session",
+  // The invitation's id is what the mailed link carries.
+  carriesToken: true,
   query: z.object({ id: idSchema }),
   response: invitationSchema.extend({
     organizationName: z.string(),
