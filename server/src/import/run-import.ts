@@ -138,13 +138,16 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
     });
   };
 
+  /** Rejections found while parsing, reported with the batch they came with, so that the report is in line order. */
+  let pending: Outcome[] = [];
+
   const finishBatch = (result: { written: Entry[]; outcomes: Outcome[] }) => {
     for (const entry of result.written) remember(entry);
     counts.imported += result.written.length;
-    for (const outcome of result.outcomes.sort((a, b) => a.line - b.line)) record(outcome);
+    for (const outcome of result.outcomes) pending.push(outcome);
   };
 
-  const flush = async (batch: Entry[]) => {
+  const write = async (batch: Entry[]): Promise<void> => {
     if (!batch.length) return;
     try {
       finishBatch(await writeBatch(batch));
@@ -152,12 +155,19 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
       // The database gone stops the import: every batch before this one is written, none after.
       if (isUnavailableError(error)) throw error;
       if (batch.length === 1) {
-        record({ line: batch[0]!.line, status: "rejected", reason: writeFailure(error) });
+        pending.push({ line: batch[0]!.line, status: "rejected", reason: writeFailure(error) });
         return;
       }
       // The batch failed as a whole (a provider identity linked meanwhile, say): again, one user at a time.
-      for (const entry of batch) await flush([entry]);
+      for (const entry of batch) await write([entry]);
     }
+  };
+
+  const flush = async (batch: Entry[]) => {
+    await write(batch);
+    for (const outcome of pending.sort((a, b) => a.line - b.line)) record(outcome);
+    pending = [];
+    flushReport();
   };
 
   const input = createReadStream(settings.file);
@@ -173,20 +183,15 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
       if (text.trim() === "") continue;
       counts.lines++;
       const parsed = parseImportLine(text, { runtime, firebase: settings.firebase, now });
-      if (!parsed.ok) {
-        record({ line: number, status: "rejected", reason: parsed.reason });
-      } else {
-        batch.push({ line: number, record: parsed.record, email: parsed.email, username: parsed.username, providerKeys: parsed.providerKeys });
-        if (batch.length >= settings.batchSize) {
-          await flush(batch);
-          batch = [];
-          flushReport();
-        }
+      if (!parsed.ok) pending.push({ line: number, status: "rejected", reason: parsed.reason });
+      else batch.push({ line: number, record: parsed.record, email: parsed.email, username: parsed.username, providerKeys: parsed.providerKeys });
+      if (batch.length + pending.length >= settings.batchSize) {
+        await flush(batch);
+        batch = [];
       }
       bar.update(counts, bytes);
     }
     await flush(batch);
-    flushReport();
   } finally {
     lines.close();
     input.destroy();
