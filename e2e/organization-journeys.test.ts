@@ -2,14 +2,20 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
 import { en } from "../web/src/i18n/en.js";
+import { ru } from "../web/src/i18n/ru.js";
+import { signUpWithSession } from "./helpers/api.js";
+import { expectNoAxeViolations } from "./helpers/axe.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { headingIs, signUpByApi } from "./helpers/pages.js";
+import { headingIs, isFocused, signUpByApi } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
  * An organization's life through the web app, with invitations mailed to a real SMTP server: an owner
  * creates it, invites a second user, who opens the mailed link, signs in, accepts and is placed in a team;
- * the owner changes their role; the member leaves. Pages are photographed at desktop and phone sizes.
+ * the owner changes their role; the member leaves. Then what issue #14 found: actions that acted without a
+ * second thought or said nothing, selects that acted on change, a plain member's empty teams, messages that
+ * outlived their action, and "Leave" worded as "Sign out". Pages are photographed at desktop and phone sizes
+ * and checked with axe-core.
  */
 
 const PASSWORD = "correct-horse-battery";
@@ -30,14 +36,38 @@ function linkTo(mail: ReceivedMail, path: string): string {
   return found;
 }
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.getByLabel(en.signIn.email).fill(email);
-  await page.getByLabel(en.signIn.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: en.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname !== "/sign-in");
+async function signIn(page: Page, email: string, messages: { signIn: { email: string; password: string; submit: string } } = en): Promise<void> {
+  await page.getByLabel(messages.signIn.email).fill(email);
+  await page.getByLabel(messages.signIn.password, { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: messages.signIn.submit }).click();
+  await page.waitForURL((url) => url.pathname !== "/sign-in", { timeout: 8000 }).catch(async (e) => {
+    await page.screenshot({ path: "/tmp/signin-fail.png" });
+    throw e;
+  });
 }
 
+/** Makes an organization the active one through the header's switcher (a session starts without one). */
+async function choose(page: Page, name: string, messages: { organization: { switcher: { label: string } } } = en): Promise<void> {
+  await switcher(page, messages).click();
+  await page.getByRole("button", { name, exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/organization");
+  await headingIs(page, name);
+}
+
+/** Screenshots at both sizes, then axe-core on what the page shows. */
+async function look(page: Page, name: string): Promise<void> {
+  await screenshotBothSizes(page, name);
+  await expectNoAxeViolations(page, name);
+}
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
 const memberRow = (page: Page, email: string) => page.locator(`li[data-member="${email}"]`);
+const teamRow = (page: Page, team: string) => page.locator(`li[data-team="${team}"]`);
+const switcher = (page: Page, messages: { organization: { switcher: { label: string } } } = en) =>
+  page.getByRole("button", { name: `${messages.organization.switcher.label}:` });
+/** Lets any request a wrongly eager control would send reach the service and come back. */
+const settle = (page: Page) => page.waitForTimeout(400);
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
@@ -51,6 +81,15 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+/** An organization made over HTTP by a fresh owner, with a plain member added server-side. */
+async function organizationWithMember(slug: string, owner: { name: string; email: string }, member: { name: string; email: string }) {
+  const ownerApi = await signUpWithSession(service.url, { ...owner, password: PASSWORD });
+  const memberApi = await signUpWithSession(service.url, { ...member, password: PASSWORD });
+  const organization = await ownerApi.call<{ id: string; name: string }>("/organization/create", { name: slug, slug });
+  await service.gatehouse.api.addMember({ body: { userId: memberApi.userId, role: "member", organizationId: organization.id } });
+  return { ownerApi, memberApi, organization };
+}
+
 describe("organization journeys", () => {
   it(
     "creates an organization, invites by mail, places the new member in a team, changes their role, and they leave",
@@ -58,75 +97,288 @@ describe("organization journeys", () => {
       const owner = { name: "Olivia Owner", email: "olivia-org@example.com", password: PASSWORD };
       const invitee = { name: "Ivan Invitee", email: "ivan-org@example.com", password: PASSWORD };
       await signUpByApi(service.url, owner);
-      await signUpByApi(service.url, invitee);
+      const inviteeApi = await signUpWithSession(service.url, invitee);
       // The invitee verifies the address (invitations are answered only by verified addresses).
       const verification = await smtp.waitFor(invitee.email);
-      await fetch(linkTo(verification, "/api/auth/verify-email"), { redirect: "manual" });
+      await inviteeApi.open(linkTo(verification, "/api/auth/verify-email"));
 
       // The owner creates the organization from the header's switcher; the slug follows the name and is checked.
       const ownerPage = await newPage();
       await ownerPage.goto("/sign-in");
       await signIn(ownerPage, owner.email);
-      await ownerPage.getByLabel(o.switcher.label).selectOption({ label: `+ ${o.switcher.create}` });
+      await switcher(ownerPage).click();
+      await ownerPage.getByRole("link", { name: `+ ${o.switcher.create}` }).click();
       await ownerPage.waitForURL((url) => url.pathname === "/organizations/new");
       await ownerPage.getByLabel(o.create.name).fill("Acme Labs");
       expect(await ownerPage.getByLabel(o.create.slug).inputValue()).toBe("acme-labs");
       await ownerPage.getByText(o.create.slugAvailable).waitFor();
-      await screenshotBothSizes(ownerPage, "organization-new");
+      await look(ownerPage, "organization-new");
       await ownerPage.getByRole("button", { name: o.create.submit }).click();
       await ownerPage.waitForURL((url) => url.pathname === "/organization");
       await headingIs(ownerPage, "Acme Labs");
 
-      // A team, and an invitation mailed to the second user.
+      // A team, and an invitation mailed to the second user; each action says what it did.
       await ownerPage.getByLabel(o.teams.name).fill("Core");
       await ownerPage.getByRole("button", { name: o.teams.create }).click();
-      await ownerPage.locator('li[data-team="Core"]').waitFor();
+      await ownerPage.getByRole("status").filter({ hasText: fill(o.teams.created, { team: "Core" }) }).waitFor();
       await ownerPage.getByLabel(o.invitations.email).fill(invitee.email);
       await ownerPage.getByRole("button", { name: o.invitations.send }).click();
-      await ownerPage.getByText(o.invitations.sent.replace("{{email}}", invitee.email)).waitFor();
-      await screenshotBothSizes(ownerPage, "organization-owner");
+      await ownerPage.getByText(fill(o.invitations.sent, { email: invitee.email })).waitFor();
+      // The team's message went with the next action.
+      expect(await ownerPage.getByText(fill(o.teams.created, { team: "Core" })).count()).toBe(0);
+      await look(ownerPage, "organization-owner");
 
       const mail = await smtp.waitFor(invitee.email);
       const invitationLink = linkTo(mail, "/invitation/");
 
-      // The invitee opens the link signed out, signs in, comes back and accepts.
+      // The invitee opens the link signed out, signs in, comes back and accepts; the page says they joined.
       const inviteePage = await newPage();
       await inviteePage.goto(invitationLink);
       await headingIs(inviteePage, o.invitation.heading);
-      await screenshotBothSizes(inviteePage, "invitation-signed-out");
+      await look(inviteePage, "invitation-signed-out");
       await inviteePage.getByRole("link", { name: en.common.signIn }).click();
       await signIn(inviteePage, invitee.email);
       await inviteePage.waitForURL((url) => url.pathname.startsWith("/invitation/"));
       await headingIs(inviteePage, "Acme Labs");
-      await screenshotBothSizes(inviteePage, "invitation");
+      await look(inviteePage, "invitation");
       await inviteePage.getByRole("button", { name: o.invitation.accept }).click();
       await inviteePage.waitForURL((url) => url.pathname === "/organization");
       await headingIs(inviteePage, "Acme Labs");
-      // A plain member sees no settings, no invitations and no controls to change others.
+      await inviteePage.getByRole("status").filter({ hasText: fill(o.notices.joined, { name: "Acme Labs" }) }).waitFor();
+      // A plain member sees no settings, no invitations and no controls to change others; no team of theirs yet.
       expect(await inviteePage.getByRole("button", { name: o.invitations.send }).count()).toBe(0);
       expect(await inviteePage.getByRole("region", { name: o.settings.heading }).count()).toBe(0);
+      await inviteePage.getByText(o.teams.notInAny).waitFor();
+      await look(inviteePage, "organization-member");
 
-      // The owner places the new member in the team and makes them an admin.
+      // #14: the accepted invitation, reopened, says only that it is closed.
+      await inviteePage.goto(invitationLink);
+      await headingIs(inviteePage, o.invitation.closedHeading);
+      expect(await inviteePage.getByText(o.invitation.heading).count()).toBe(0);
+      await look(inviteePage, "invitation-closed");
+      await inviteePage.goto("/organization");
+      await headingIs(inviteePage, "Acme Labs");
+
+      // #14 (WCAG 3.2.2): a key press in the "add a member" select only chooses; the button adds.
       await ownerPage.reload();
       await memberRow(ownerPage, invitee.email).waitFor();
-      await ownerPage.getByLabel(o.teams.addMemberTo.replace("{{team}}", "Core")).selectOption({ label: invitee.name });
-      await ownerPage.locator('li[data-team="Core"]').getByText(o.teams.members.replace("{{names}}", invitee.name)).waitFor();
-      await ownerPage.getByLabel(o.members.roleOf.replace("{{name}}", invitee.name)).selectOption("admin");
-      await ownerPage.waitForFunction(
-        () => document.querySelector<HTMLSelectElement>('li[data-member="ivan-org@example.com"] select')?.value === "admin",
-      );
-      await screenshotBothSizes(ownerPage, "organization-members");
+      const core = teamRow(ownerPage, "Core");
+      await core.getByText(o.teams.noMembers).waitFor();
+      const addSelect = ownerPage.getByLabel(fill(o.teams.addMemberTo, { team: "Core" }));
+      await addSelect.focus();
+      await ownerPage.keyboard.press("ArrowDown");
+      await settle(ownerPage);
+      expect(await core.getByText(o.teams.noMembers).count()).toBe(1);
+      await addSelect.selectOption({ label: invitee.name });
+      await settle(ownerPage);
+      expect(await core.getByText(o.teams.noMembers).count()).toBe(1);
+      await core.getByRole("button", { name: o.teams.addMember }).click();
+      await core.getByText(fill(o.teams.members, { names: invitee.name })).waitFor();
+      await ownerPage.getByRole("status").filter({ hasText: fill(o.teams.added, { name: invitee.name, team: "Core" }) }).waitFor();
 
-      // Now an admin, the member sees the invitations; then leaves.
+      // The role select only chooses too; "Change role" applies it and says so.
+      const roleSelect = ownerPage.getByLabel(fill(o.members.roleOf, { name: invitee.name }));
+      await roleSelect.selectOption("admin");
+      await settle(ownerPage);
+      await ownerPage.reload();
+      expect(await ownerPage.getByLabel(fill(o.members.roleOf, { name: invitee.name })).inputValue()).toBe("member");
+      await ownerPage.getByLabel(fill(o.members.roleOf, { name: invitee.name })).selectOption("admin");
+      await memberRow(ownerPage, invitee.email).getByRole("button", { name: o.members.changeRole }).click();
+      await ownerPage
+        .getByRole("status")
+        .filter({ hasText: fill(o.members.roleChanged, { name: invitee.name, role: o.roles.admin }) })
+        .waitFor();
+      await look(ownerPage, "organization-members");
+
+      // Now an admin, the member sees the invitations; then leaves, after a question that names the organization.
       await inviteePage.reload();
       await inviteePage.getByRole("button", { name: o.invitations.send }).waitFor();
-      await screenshotBothSizes(inviteePage, "organization-admin");
-      await memberRow(inviteePage, invitee.email).getByRole("button", { name: o.members.leave }).click();
+      await look(inviteePage, "organization-admin");
+      const leave = memberRow(inviteePage, invitee.email).getByRole("button", { name: o.members.leave });
+      await leave.click();
+      const dialog = inviteePage.getByRole("dialog", { name: fill(o.members.leaveTitle, { organization: "Acme Labs" }) });
+      await dialog.waitFor();
+      // Escape closes it, nothing happens, and focus is back on "Leave organization".
+      await inviteePage.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(await isFocused(inviteePage, leave)).toBe(true);
+      expect(inviteePage.url()).toContain("/organization");
+      await leave.click();
+      await dialog.waitFor();
+      await look(inviteePage, "organization-leave-dialog");
+      await dialog.getByRole("button", { name: o.members.leave }).click();
       await inviteePage.waitForURL((url) => url.pathname === "/");
+      await inviteePage.getByRole("status").filter({ hasText: fill(o.notices.left, { name: "Acme Labs" }) }).waitFor();
+      await look(inviteePage, "home-left");
 
       await ownerPage.reload();
       await memberRow(ownerPage, owner.email).waitFor();
       expect(await memberRow(ownerPage, invitee.email).count()).toBe(0);
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "#14: a plain member sees the teams they belong to with their members, and a failed load says so",
+    async () => {
+      const owner = { name: "Gwen Globex", email: "gwen-teams@example.com" };
+      const member = { name: "Mia Member", email: "mia-teams@example.com" };
+      const { ownerApi, memberApi, organization } = await organizationWithMember("globex", owner, member);
+      const alpha = await ownerApi.call<{ id: string }>("/organization/create-team", { name: "Alpha", organizationId: organization.id });
+      await ownerApi.call("/organization/create-team", { name: "Beta", organizationId: organization.id });
+      for (const userId of [ownerApi.userId, memberApi.userId]) {
+        await ownerApi.call("/organization/add-team-member", { teamId: alpha.id, userId, organizationId: organization.id });
+      }
+
+      // The member picks the organization in the header: choosing is a button press.
+      const page = await newPage();
+      await page.goto("/sign-in");
+      await signIn(page, member.email);
+      await choose(page, "globex");
+
+      // Their team with its members; not the team they are not in (its members are not theirs to see).
+      await teamRow(page, "Alpha").getByText(fill(o.teams.members, { names: `${owner.name}, ${member.name}` })).waitFor();
+      expect(await teamRow(page, "Beta").count()).toBe(0);
+      expect(await page.getByText(o.teams.noMembers).count()).toBe(0);
+      await page.getByText(o.teams.ownDescription).waitFor();
+      await look(page, "organization-member-teams");
+
+      // A failed read of a team's members is said, with a way to try again.
+      await page.route("**/api/auth/organization/list-team-members**", (route) =>
+        route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ code: "INTERNAL", message: "Down" }) }),
+      );
+      await page.reload();
+      await teamRow(page, "Alpha").getByText(o.teams.membersFailed).waitFor();
+      await look(page, "organization-team-failed");
+      await page.unroute("**/api/auth/organization/list-team-members**");
+      await teamRow(page, "Alpha").getByRole("button", { name: en.common.tryAgain }).click();
+      await teamRow(page, "Alpha").getByText(fill(o.teams.members, { names: `${owner.name}, ${member.name}` })).waitFor();
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "#14: destructive actions ask first and every action ends with its own message, which the next one clears",
+    async () => {
+      const owner = { name: "Oscar Owner", email: "oscar-msg@example.com" };
+      const member = { name: "Rita Removed", email: "rita-msg@example.com" };
+      const { organization } = await organizationWithMember("initrode", owner, member);
+      const page = await newPage();
+      await page.goto("/sign-in");
+      await signIn(page, owner.email);
+      await choose(page, organization.name);
+
+      // The only owner tries to leave: asked first, then refused, in the members card.
+      await memberRow(page, owner.email).getByRole("button", { name: o.members.leave }).click();
+      await page.getByRole("dialog").getByRole("button", { name: o.members.leave }).click();
+      const refusal = page.getByRole("alert").filter({ hasText: en.serverErrors.YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER });
+      await refusal.waitFor();
+      // A later, successful action elsewhere on the page replaces it.
+      await page.getByLabel(o.teams.name).fill("Ops");
+      await page.getByRole("button", { name: o.teams.create }).click();
+      await page.getByRole("status").filter({ hasText: fill(o.teams.created, { team: "Ops" }) }).waitFor();
+      expect(await refusal.count()).toBe(0);
+
+      // Removing a team asks, naming it; its row goes, the message says so and takes focus (the button went).
+      await teamRow(page, "Ops").getByRole("button", { name: o.teams.remove }).click();
+      const removeTeam = page.getByRole("dialog", { name: fill(o.teams.removeTitle, { team: "Ops" }) });
+      await removeTeam.waitFor();
+      await look(page, "organization-remove-team-dialog");
+      await removeTeam.getByRole("button", { name: o.teams.remove }).click();
+      const removed = page.getByRole("status").filter({ hasText: fill(o.teams.removed, { team: "Ops" }) });
+      await removed.waitFor();
+      expect(await teamRow(page, "Ops").count()).toBe(0);
+      await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "status");
+
+      // Removing a member asks, naming them and the organization.
+      await memberRow(page, member.email)
+        .getByRole("button", { name: `${o.members.remove}: ${member.name}`, exact: true })
+        .click();
+      const removeMember = page.getByRole("dialog", {
+        name: fill(o.members.removeTitle, { name: member.name, organization: organization.name }),
+      });
+      await removeMember.waitFor();
+      await look(page, "organization-remove-member-dialog");
+      await removeMember.getByRole("button", { name: o.members.removeConfirm }).click();
+      await page.getByRole("status").filter({ hasText: fill(o.members.removed, { name: member.name }) }).waitFor();
+      expect(await memberRow(page, member.email).count()).toBe(0);
+      expect(await removed.count()).toBe(0);
+
+      // Deleting the organization asks, then the home page says it is gone.
+      await page.getByRole("button", { name: o.settings.delete }).click();
+      const deleting = page.getByRole("dialog", { name: fill(o.settings.deleteTitle, { name: organization.name }) });
+      await deleting.waitFor();
+      await look(page, "organization-delete-dialog");
+      await deleting.getByRole("button", { name: o.settings.deleteConfirm }).click();
+      await page.waitForURL((url) => url.pathname === "/");
+      await page.getByRole("status").filter({ hasText: fill(o.notices.deleted, { name: organization.name }) }).waitFor();
+      await look(page, "home-deleted");
+      // The notice belonged to that moment: a reload does not repeat it.
+      await page.reload();
+      await headingIs(page, fill(en.home.heading, { name: owner.name }));
+      expect(await page.getByText(fill(o.notices.deleted, { name: organization.name })).count()).toBe(0);
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "#14: a slug taken after the check said free shows only the error, not \"This slug is free.\" beside it",
+    async () => {
+      const rival = await signUpWithSession(service.url, { name: "Rival", email: "rival-slug@example.com", password: PASSWORD });
+      const owner = { name: "Sam Slug", email: "sam-slug@example.com", password: PASSWORD };
+      await signUpByApi(service.url, owner);
+      const page = await newPage();
+      await page.goto("/sign-in");
+      await signIn(page, owner.email);
+      await page.goto("/organizations/new");
+      await page.getByLabel(o.create.name).fill("Hooli");
+      await page.getByText(o.create.slugAvailable).waitFor();
+      // Someone else takes the slug between the check and the submit.
+      await rival.call("/organization/create", { name: "Hooli", slug: "hooli" });
+      await page.getByRole("button", { name: o.create.submit }).click();
+      await page.getByText(o.create.slugTaken).waitFor();
+      expect(await page.getByText(o.create.slugAvailable).count()).toBe(0);
+      await look(page, "organization-new-taken");
+      await page.getByLabel(o.create.slug).fill("hooli-xyz");
+      await page.getByText(o.create.slugAvailable).waitFor();
+      expect(await page.getByText(o.create.slugTaken).count()).toBe(0);
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
+    "#14: in Russian, leaving the organization and signing out are different words, side by side",
+    async () => {
+      const r = ru.organization;
+      const owner = { name: "Ольга Владелец", email: "olga-ru@example.com" };
+      const member = { name: "Пётр Участник", email: "petr-ru@example.com" };
+      const { ownerApi, organization } = await organizationWithMember("roga", owner, member);
+      await ownerApi.call("/organization/create-team", { name: "Ядро", organizationId: organization.id });
+      await ownerApi.call("/organization/invite-member", { email: "kto-to@example.com", role: "member", organizationId: organization.id });
+      const page = await newPage();
+      await page.addInitScript(() => window.localStorage.setItem("gatehouse.language", "ru"));
+      await page.goto("/sign-in");
+      await signIn(page, owner.email, ru);
+      await choose(page, organization.name, ru);
+      const leave = memberRow(page, owner.email).getByRole("button", { name: r.members.leave });
+      const signOut = page.getByRole("button", { name: ru.nav.signOut, exact: true });
+      await leave.waitFor();
+      await signOut.waitFor();
+      expect(r.members.leave).not.toBe(ru.nav.signOut);
+      await look(page, "organization-owner-ru");
+      await leave.click();
+      await page.getByRole("dialog", { name: fill(r.members.leaveTitle, { organization: organization.name }) }).waitFor();
+      await look(page, "organization-leave-dialog-ru");
+      await page.keyboard.press("Escape");
+      await switcher(page, ru).click();
+      await page.getByRole("link", { name: `+ ${r.switcher.create}` }).waitFor();
+      await look(page, "organization-switcher-ru");
+      await page.getByRole("link", { name: `+ ${r.switcher.create}` }).click();
+      await page.getByLabel(r.create.name).fill("Рога и копыта");
+      await page.getByLabel(r.create.slug).fill("roga");
+      await page.getByText(r.create.slugTaken).waitFor();
+      expect(await page.getByText(r.create.slugAvailable).count()).toBe(0);
+      await look(page, "organization-new-ru");
     },
     JOURNEY_TIMEOUT,
   );

@@ -71,6 +71,7 @@ import type {
   Team,
   TeamMember,
   UpdateOrganizationBody,
+  UserInvitation,
 } from "./types.js";
 
 /**
@@ -142,11 +143,13 @@ export const ROUTES = {
   "/organization/cancel-invitation": { method: "POST", body: shape<{ invitationId: string }>(), data: shape<Invitation>() },
   "/organization/get-invitation": { method: "GET", query: shape<{ id: string }>(), data: shape<InvitationDetails>() },
   "/organization/list-invitations": { method: "GET", query: shape<{ organizationId?: string }>(), data: shape<Invitation[]>() },
+  "/organization/list-user-invitations": { method: "GET", data: shape<UserInvitation[]>() },
   "/organization/list-members": { method: "GET", query: shape<ListMembersQuery>(), data: shape<{ members: MemberWithUser[]; total: number }>() },
   "/organization/create-team": { method: "POST", body: shape<{ name: string; organizationId?: string }>(), data: shape<Team>() },
   "/organization/update-team": { method: "POST", body: shape<{ teamId: string; data: { name: string } }>(), data: shape<Team>() },
   "/organization/remove-team": { method: "POST", body: shape<{ teamId: string; organizationId?: string }>(), data: shape<{ message: string }>() },
   "/organization/list-teams": { method: "GET", query: shape<{ organizationId?: string }>(), data: shape<Team[]>() },
+  "/organization/list-user-teams": { method: "GET", query: shape<{ userId?: string; organizationId?: string }>(), data: shape<Team[]>() },
   "/organization/add-team-member": { method: "POST", body: shape<{ teamId: string; userId: string; organizationId?: string }>(), data: shape<TeamMember>() },
   "/organization/remove-team-member": { method: "POST", body: shape<{ teamId: string; userId: string; organizationId?: string }>(), data: shape<{ message: string }>() },
   "/organization/list-team-members": { method: "GET", query: shape<{ teamId?: string }>(), data: shape<TeamMember[]>() },

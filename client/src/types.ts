@@ -383,6 +383,12 @@ export interface InvitationDetails extends Invitation {
   inviterEmail: string;
 }
 
+/** GET /organization/list-user-invitations: a pending invitation sent to the signed-in user. */
+export interface UserInvitation extends Invitation {
+  organizationName: string;
+  organizationSlug: string;
+}
+
 export interface Team {
   id: string;
   name: string;

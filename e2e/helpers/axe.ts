@@ -36,3 +36,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
 }
+
+/** Fails with axe-core's findings, one line each, when the page shows any violation. */
+export async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
+  const violations = await axeViolations(page);
+  if (violations.length > 0) {
+    const lines = violations.map((v) => `${v.id} (${v.impact ?? "?"}): ${v.help} at ${v.targets.join(", ")}`);
+    throw new Error(`axe-core on ${where}:\n${lines.join("\n")}`);
+  }
+}

@@ -1,25 +1,46 @@
-import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
+import { useEffect, useId, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { Organization } from "@gatehouse/client";
+import type { Organization, UserInvitation } from "@gatehouse/client";
 import { authClient } from "../lib/auth-client";
+import { errorMessage } from "../lib/auth-errors";
 import { notifyOrganizationsChanged, useOrganizationsVersion } from "../lib/organization-events";
+import { useAnswerInvitation, usePendingInvitations } from "../lib/pending-invitations";
 import { useCurrentSession } from "./current-session";
+import { Alert } from "./ui/alert";
+import { Badge } from "./ui/badge";
+import { Button } from "./ui/button";
+import { ConfirmDialog } from "./ui/confirm-dialog";
 import styles from "./organization-switcher.module.css";
 
-const CREATE = "__create__";
+type Outcome = { variant: "success" | "error"; text: string } | null;
 
-/** The header's organization picker: the caller's organizations, "none", and a way to create one. */
+/**
+ * The header's organization picker: a button that opens a panel with the caller's organizations (a click
+ * makes one active), "no organization", their pending invitations with accept and decline, and a link to
+ * create one. Nothing happens until a button is pressed; Escape or a click elsewhere closes the panel.
+ */
 export function OrganizationSwitcher() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { session } = useCurrentSession();
   const version = useOrganizationsVersion();
+  const invitations = usePendingInvitations();
+  const answer = useAnswerInvitation();
   const [organizations, setOrganizations] = useState<Organization[]>([]);
-  const [active, setActive] = useState(session.activeOrganizationId ?? "");
-  const [busy, setBusy] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [declining, setDeclining] = useState<UserInvitation | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const organizationsId = useId();
+  const invitationsId = useId();
+  const activeId = session.activeOrganizationId ?? "";
+  const pending = invitations.state === "ready" ? invitations.invitations : [];
+  const activeName = organizations.find((organization) => organization.id === activeId)?.name;
 
-  useEffect(() => setActive(session.activeOrganizationId ?? ""), [session.activeOrganizationId]);
   useEffect(() => {
     let live = true;
     void authClient.organization.list().then(({ data }) => {
@@ -30,37 +51,167 @@ export function OrganizationSwitcher() {
     };
   }, [version]);
 
-  async function choose(value: string) {
-    if (value === CREATE) {
-      void navigate("/organizations/new");
-      return;
-    }
-    setBusy(true);
-    setActive(value);
-    const { error } = await authClient.organization.setActive({ organizationId: value || null });
-    setBusy(false);
-    // A refusal (most often: the organization was deleted or the user removed meanwhile) puts the picker back
-    // on the session's organization; the list is read again either way.
-    if (error) setActive(session.activeOrganizationId ?? "");
+  // A click outside closes the panel (clicks in the decline dialog are inside: it is rendered in here).
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) close(false);
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, [open]);
+
+  function close(returnFocus: boolean) {
+    setOpen(false);
+    setOutcome(null);
+    if (returnFocus) triggerRef.current?.focus();
+  }
+
+  async function choose(organizationId: string) {
+    setBusy(`choose-${organizationId}`);
+    setOutcome(null);
+    const { error } = await authClient.organization.setActive({ organizationId: organizationId || null });
+    setBusy(null);
+    // A refusal (most often: the organization was deleted or the user removed meanwhile) is said in the panel;
+    // the list is read again either way.
     notifyOrganizationsChanged();
-    if (!error && value) void navigate("/organization");
+    if (error) return setOutcome({ variant: "error", text: errorMessage(t, error) });
+    close(false);
+    if (organizationId) void navigate("/organization");
+  }
+
+  async function accept(invitation: UserInvitation) {
+    setBusy(`accept-${invitation.id}`);
+    setOutcome(null);
+    const error = await answer.accept(invitation);
+    setBusy(null);
+    if (error) return setOutcome({ variant: "error", text: errorMessage(t, error) });
+    close(false);
+  }
+
+  async function decline(invitation: UserInvitation) {
+    setBusy(`reject-${invitation.id}`);
+    setOutcome(null);
+    const error = await answer.reject(invitation);
+    setBusy(null);
+    setDeclining(null);
+    setOutcome(
+      error
+        ? { variant: "error", text: errorMessage(t, error) }
+        : { variant: "success", text: t("organization.invitation.rejected", { organization: invitation.organizationName }) },
+    );
   }
 
   return (
-    <select
-      className={styles.select}
-      aria-label={t("organization.switcher.label")}
-      value={active}
-      disabled={busy}
-      onChange={(event) => void choose(event.target.value)}
+    <div
+      ref={rootRef}
+      className={styles.switcher}
+      onKeyDown={(event) => {
+        // Escape in the decline dialog is the dialog's own.
+        if (event.key === "Escape" && open && !(event.target as Element).closest("dialog")) {
+          event.stopPropagation();
+          close(true);
+        }
+      }}
     >
-      <option value="">{t("organization.switcher.none")}</option>
-      {organizations.map((organization) => (
-        <option key={organization.id} value={organization.id}>
-          {organization.name}
-        </option>
-      ))}
-      <option value={CREATE}>{`+ ${t("organization.switcher.create")}`}</option>
-    </select>
+      <button
+        ref={triggerRef}
+        type="button"
+        className={styles.trigger}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => (open ? close(false) : setOpen(true))}
+      >
+        <span className="visually-hidden">{`${t("organization.switcher.label")}: `}</span>
+        <span className={styles.current}>{activeName ?? t("organization.switcher.none")}</span>
+        {pending.length > 0 ? (
+          <span className={styles.count}>{t("organization.switcher.invitationCount", { count: pending.length })}</span>
+        ) : null}
+        <svg className={styles.chevron} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+          <path d="m4.5 6.25 3.5 3.5 3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </button>
+      <div id={panelId} className={styles.panel} hidden={!open}>
+        <p id={organizationsId} className={styles.groupLabel}>
+          {t("organization.switcher.organizationsHeading")}
+        </p>
+        <ul className={styles.options} aria-labelledby={organizationsId}>
+          {[...organizations, null].map((organization) => {
+            const id = organization?.id ?? "";
+            const current = id === activeId;
+            return (
+              <li key={id || "none"}>
+                <button
+                  type="button"
+                  className={styles.option}
+                  aria-current={current ? "true" : undefined}
+                  disabled={busy !== null}
+                  onClick={() => (current ? close(true) : void choose(id))}
+                >
+                  <span className={styles.optionName}>{organization?.name ?? t("organization.switcher.none")}</span>
+                  {busy === `choose-${id}` ? <span className={styles.optionNote}>{t("organization.switcher.switching")}</span> : null}
+                  {current ? <Badge variant="accent">{t("organization.switcher.active")}</Badge> : null}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        {pending.length > 0 ? (
+          <>
+            <p id={invitationsId} className={styles.groupLabel}>
+              {t("organization.switcher.invitationsHeading")}
+            </p>
+            <ul className={styles.invitations} aria-labelledby={invitationsId}>
+              {pending.map((invitation) => (
+                <li key={invitation.id} className={styles.invitation} data-invitation={invitation.organizationName}>
+                  <span className={styles.optionName}>{invitation.organizationName}</span>
+                  <span className={styles.invitationButtons}>
+                    <Button
+                      size="sm"
+                      disabled={busy !== null}
+                      loading={busy === `accept-${invitation.id}`}
+                      loadingText={t("organization.invitation.accepting")}
+                      aria-label={`${t("organization.invitation.accept")}: ${invitation.organizationName}`}
+                      onClick={() => void accept(invitation)}
+                    >
+                      {t("organization.invitation.accept")}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      disabled={busy !== null}
+                      aria-label={`${t("organization.invitation.reject")}: ${invitation.organizationName}`}
+                      onClick={() => setDeclining(invitation)}
+                    >
+                      {t("organization.invitation.reject")}
+                    </Button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        {outcome ? (
+          <div className={styles.outcome}>
+            <Alert variant={outcome.variant}>{outcome.text}</Alert>
+          </div>
+        ) : null}
+        <Link to="/organizations/new" className={styles.create} onClick={() => close(false)}>
+          {`+ ${t("organization.switcher.create")}`}
+        </Link>
+      </div>
+      <ConfirmDialog
+        open={declining !== null}
+        title={t("organization.invitation.rejectTitle", { organization: declining?.organizationName ?? "" })}
+        confirmLabel={t("organization.invitation.rejectConfirm")}
+        cancelLabel={t("common.cancel")}
+        loading={declining !== null && busy === `reject-${declining.id}`}
+        loadingText={t("organization.invitation.rejecting")}
+        onConfirm={() => declining && void decline(declining)}
+        onClose={() => setDeclining(null)}
+      >
+        <p>{t("organization.invitation.rejectText")}</p>
+      </ConfirmDialog>
+    </div>
   );
 }

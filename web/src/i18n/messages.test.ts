@@ -62,6 +62,17 @@ describe("translations", () => {
     });
   });
 
+  it("#14: names leaving an organization and signing out differently in every language (they sit side by side)", () => {
+    for (const [code, messages] of Object.entries({ en, ...TRANSLATIONS })) {
+      const words = flatten(messages);
+      const signOut = words.get("nav.signOut");
+      for (const key of ["organization.members.leave", "organization.members.leaving"]) {
+        expect(words.get(key), `${code} ${key}`).not.toBe(signOut);
+      }
+      expect(words.get("organization.members.leaving"), code).not.toBe(words.get("nav.signingOut"));
+    }
+  });
+
   it("has no empty English message and well-formed placeholders", () => {
     for (const [key, value] of english) {
       expect(typeof value === "string" && value.trim() !== "", key).toBe(true);

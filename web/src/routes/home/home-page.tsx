@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { ActionMessage, ActionMessages } from "../../components/action-message";
 import { useCurrentSession } from "../../components/current-session";
 import { EmailVerificationBanner } from "../../components/email-verification-banner";
 import { PageHeading } from "../../components/page-heading";
@@ -6,8 +7,10 @@ import { Avatar } from "../../components/ui/avatar";
 import { Badge } from "../../components/ui/badge";
 import { Card } from "../../components/ui/card";
 import { formatDate } from "../../lib/format-time";
+import { useCarriedNotice } from "../../lib/organization-notice";
 import { useDeviceLabel } from "../../lib/use-device-label";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { InvitationsCard } from "./invitations-card";
 import { LinkTile } from "./link-tile";
 import styles from "./home-page.module.css";
 
@@ -15,48 +18,54 @@ export function HomePage() {
   const { t, i18n } = useTranslation();
   const { user, session } = useCurrentSession();
   const deviceLabel = useDeviceLabel();
+  // What an organization page that sent the user here did (left, deleted).
+  const carried = useCarriedNotice("page");
   useDocumentTitle(t("home.title"));
 
   return (
-    <div className={styles.page}>
-      <PageHeading lead={t("home.lead")}>{t("home.heading", { name: user.name })}</PageHeading>
-      <EmailVerificationBanner />
+    <ActionMessages initial={carried}>
+      <div className={styles.page}>
+        <PageHeading lead={t("home.lead")}>{t("home.heading", { name: user.name })}</PageHeading>
+        <ActionMessage scope="page" />
+        <EmailVerificationBanner />
+        <InvitationsCard />
 
-      <Card title={t("home.profileHeading")}>
-        <div className={styles.profile}>
-          <Avatar name={user.name} image={user.image} size="lg" />
-          <div className={styles.identity}>
-            <p className={styles.name}>{user.name}</p>
-            <p className={styles.email}>
-              <span className={styles.emailText}>{user.email}</span>
-              <Badge variant={user.emailVerified ? "success" : "warning"}>
-                {user.emailVerified ? t("home.emailVerified") : t("home.emailUnverified")}
-              </Badge>
-            </p>
+        <Card title={t("home.profileHeading")}>
+          <div className={styles.profile}>
+            <Avatar name={user.name} image={user.image} size="lg" />
+            <div className={styles.identity}>
+              <p className={styles.name}>{user.name}</p>
+              <p className={styles.email}>
+                <span className={styles.emailText}>{user.email}</span>
+                <Badge variant={user.emailVerified ? "success" : "warning"}>
+                  {user.emailVerified ? t("home.emailVerified") : t("home.emailUnverified")}
+                </Badge>
+              </p>
+            </div>
           </div>
+          <dl className={styles.facts}>
+            <div className={styles.fact}>
+              <dt>{t("home.memberSince")}</dt>
+              <dd>
+                <time dateTime={user.createdAt}>{formatDate(user.createdAt, i18n.language)}</time>
+              </dd>
+            </div>
+            <div className={styles.fact}>
+              <dt>{t("home.thisDevice")}</dt>
+              <dd>{deviceLabel(session.userAgent)}</dd>
+            </div>
+          </dl>
+        </Card>
+
+        <div className={styles.tiles}>
+          <LinkTile to="/account" title={t("home.accountLinkTitle")} icon="user">
+            {t("home.accountLinkText")}
+          </LinkTile>
+          <LinkTile to="/account#sessions" title={t("home.sessionsLinkTitle")} icon="devices">
+            {t("home.sessionsLinkText")}
+          </LinkTile>
         </div>
-        <dl className={styles.facts}>
-          <div className={styles.fact}>
-            <dt>{t("home.memberSince")}</dt>
-            <dd>
-              <time dateTime={user.createdAt}>{formatDate(user.createdAt, i18n.language)}</time>
-            </dd>
-          </div>
-          <div className={styles.fact}>
-            <dt>{t("home.thisDevice")}</dt>
-            <dd>{deviceLabel(session.userAgent)}</dd>
-          </div>
-        </dl>
-      </Card>
-
-      <div className={styles.tiles}>
-        <LinkTile to="/account" title={t("home.accountLinkTitle")} icon="user">
-          {t("home.accountLinkText")}
-        </LinkTile>
-        <LinkTile to="/account#sessions" title={t("home.sessionsLinkTitle")} icon="devices">
-          {t("home.sessionsLinkText")}
-        </LinkTile>
       </div>
-    </div>
+    </ActionMessages>
   );
 }

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useEffect, useState, type ReactNode } from "react";
+import { useParams, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { AuthError, InvitationDetails } from "@gatehouse/client";
 import { AuthLayout } from "../../components/auth-layout";
@@ -8,24 +8,36 @@ import { PageHeading } from "../../components/page-heading";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { ButtonLink } from "../../components/ui/button-link";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
-import { notifyOrganizationsChanged } from "../../lib/organization-events";
+import { UNVERIFIED_FOR_INVITATIONS, useAnswerInvitation } from "../../lib/pending-invitations";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import styles from "./invitation-page.module.css";
 
-/** Where a mailed invitation lands (/invitation/:id): signed in, the invitee accepts or rejects it here. */
+/** The codes of an invitation that is no longer open: answered, canceled or expired. */
+const CLOSED_CODES = new Set(["INVITATION_NOT_FOUND", "INVITATION_NOT_FOUND!", "FAILED_TO_RETRIEVE_INVITATION"]);
+
+/**
+ * Where a mailed invitation lands (/invitation/:id). Signed out, the visitor signs in or signs up and comes
+ * back here; with an unverified address, the verification link they are sent brings them back here too.
+ * Signed in and verified, the invitee accepts or declines (declining asks first).
+ */
 export function InvitationPage() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
-  const navigate = useNavigate();
+  const [params] = useSearchParams();
   useDocumentTitle(t("organization.invitation.title"));
   const { data: session, isPending } = authClient.useSession();
+  const answer = useAnswerInvitation();
   const [invitation, setInvitation] = useState<InvitationDetails | null>(null);
-  const [error, setError] = useState<AuthError | null>(null);
+  const [loadError, setLoadError] = useState<AuthError | null>(null);
+  const [answerError, setAnswerError] = useState<AuthError | null>(null);
   const [busy, setBusy] = useState<"accept" | "reject" | null>(null);
-  const [rejected, setRejected] = useState(false);
+  const [confirmingReject, setConfirmingReject] = useState(false);
+  const [rejected, setRejected] = useState<string | null>(null);
   const signedIn = !!session;
+  const verified = session?.user.emailVerified ?? false;
 
   useEffect(() => {
     if (!signedIn) return;
@@ -33,35 +45,43 @@ export function InvitationPage() {
     void authClient.organization.getInvitation({ id }).then((result) => {
       if (!live) return;
       setInvitation(result.data ?? null);
-      setError(result.error);
+      setLoadError(result.error);
     });
     return () => {
       live = false;
     };
-  }, [id, signedIn]);
+    // Read again once the address is verified (in another tab, or by the link that led back here).
+  }, [id, signedIn, verified]);
 
   async function accept() {
+    if (!invitation) return;
     setBusy("accept");
-    const result = await authClient.organization.acceptInvitation({ invitationId: id });
-    if (result.error) {
+    setAnswerError(null);
+    const error = await answer.accept(invitation);
+    if (error) {
       setBusy(null);
-      return setError(result.error);
+      setAnswerError(error);
     }
-    await authClient.organization.setActive({ organizationId: result.data.invitation.organizationId });
-    notifyOrganizationsChanged();
-    void navigate("/organization");
   }
 
   async function reject() {
+    if (!invitation) return;
     setBusy("reject");
-    const result = await authClient.organization.rejectInvitation({ invitationId: id });
+    setAnswerError(null);
+    const error = await answer.reject(invitation);
     setBusy(null);
-    if (result.error) return setError(result.error);
-    setRejected(true);
+    setConfirmingReject(false);
+    if (error) return setAnswerError(error);
+    setRejected(invitation.organizationName);
   }
 
   if (isPending) return <LoadingScreen />;
   const from = { from: `/invitation/${encodeURIComponent(id)}` };
+  const home = (
+    <ButtonLink to="/" variant="secondary" fullWidth>
+      {t("nav.home")}
+    </ButtonLink>
+  );
 
   let body;
   if (!signedIn) {
@@ -78,27 +98,29 @@ export function InvitationPage() {
         </div>
       </>
     );
-  } else if (rejected) {
+  } else if (rejected !== null) {
     body = (
       <>
-        <PageHeading lead={t("organization.invitation.rejected")}>{t("organization.invitation.heading")}</PageHeading>
-        <ButtonLink to="/" fullWidth>
-          {t("nav.home")}
-        </ButtonLink>
+        <PageHeading lead={t("organization.invitation.rejected", { organization: rejected })}>
+          {t("organization.invitation.rejectedHeading")}
+        </PageHeading>
+        <div className={styles.buttons}>{home}</div>
+      </>
+    );
+  } else if (loadError?.code === UNVERIFIED_FOR_INVITATIONS) {
+    body = <VerifyFirst id={id} email={session.user.email} linkFailed={params.has("error")} home={home} />;
+  } else if (loadError) {
+    const closed = CLOSED_CODES.has(loadError.code);
+    body = (
+      <>
+        <PageHeading lead={closed ? t("organization.invitation.closedLead") : errorMessage(t, loadError)}>
+          {closed ? t("organization.invitation.closedHeading") : t("organization.invitation.unavailableHeading")}
+        </PageHeading>
+        <div className={styles.buttons}>{home}</div>
       </>
     );
   } else if (!invitation) {
-    body = error ? (
-      <>
-        <PageHeading>{t("organization.invitation.heading")}</PageHeading>
-        <Alert variant="error">{errorMessage(t, error)}</Alert>
-        <ButtonLink to="/" variant="secondary" fullWidth>
-          {t("nav.home")}
-        </ButtonLink>
-      </>
-    ) : (
-      <LoadingScreen />
-    );
+    body = <LoadingScreen />;
   } else {
     body = (
       <>
@@ -111,25 +133,85 @@ export function InvitationPage() {
         >
           {invitation.organizationName}
         </PageHeading>
-        {error ? <Alert variant="error">{errorMessage(t, error)}</Alert> : null}
+        {answerError ? (
+          <Alert variant="error" focusable>
+            {errorMessage(t, answerError)}
+          </Alert>
+        ) : null}
         <div className={styles.buttons}>
-          <Button fullWidth loading={busy === "accept"} disabled={busy !== null} loadingText={t("organization.invitation.accepting")} onClick={() => void accept()}>
-            {t("organization.invitation.accept")}
-          </Button>
           <Button
             fullWidth
-            variant="secondary"
-            loading={busy === "reject"}
+            loading={busy === "accept"}
             disabled={busy !== null}
-            loadingText={t("organization.invitation.rejecting")}
-            onClick={() => void reject()}
+            loadingText={t("organization.invitation.accepting")}
+            onClick={() => void accept()}
           >
+            {t("organization.invitation.accept")}
+          </Button>
+          <Button fullWidth variant="secondary" disabled={busy !== null} onClick={() => setConfirmingReject(true)}>
             {t("organization.invitation.reject")}
           </Button>
         </div>
+        <ConfirmDialog
+          open={confirmingReject}
+          title={t("organization.invitation.rejectTitle", { organization: invitation.organizationName })}
+          confirmLabel={t("organization.invitation.rejectConfirm")}
+          cancelLabel={t("common.cancel")}
+          loading={busy === "reject"}
+          loadingText={t("organization.invitation.rejecting")}
+          onConfirm={() => void reject()}
+          onClose={() => setConfirmingReject(false)}
+        >
+          <p>{t("organization.invitation.rejectText")}</p>
+        </ConfirmDialog>
       </>
     );
   }
 
   return <AuthLayout>{body}</AuthLayout>;
+}
+
+interface VerifyFirstProps {
+  id: string;
+  email: string;
+  /** The verification link that led here did not work (the service added `?error=`). */
+  linkFailed: boolean;
+  home: ReactNode;
+}
+
+/** An unverified invitee: the mailed link (or a new one sent from here) verifies the address and comes back. */
+function VerifyFirst({ id, email, linkFailed, home }: VerifyFirstProps) {
+  const { t } = useTranslation();
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<{ variant: "success" | "error"; text: string } | null>(null);
+
+  async function resend() {
+    setSending(true);
+    setOutcome(null);
+    const { error } = await authClient.sendVerificationEmail({ email, callbackURL: `/invitation/${encodeURIComponent(id)}` });
+    setSending(false);
+    setOutcome(
+      error
+        ? { variant: "error", text: errorMessage(t, error) }
+        : { variant: "success", text: t("organization.invitation.resent", { email }) },
+    );
+  }
+
+  return (
+    <>
+      <PageHeading lead={t("organization.invitation.verifyLead", { email })}>{t("organization.invitation.verifyHeading")}</PageHeading>
+      {linkFailed && !outcome ? <Alert variant="warning">{t("organization.invitation.verifyLinkFailed")}</Alert> : null}
+      {outcome ? (
+        <Alert variant={outcome.variant} focusable>
+          {outcome.text}
+        </Alert>
+      ) : null}
+      <div className={styles.buttons}>
+        <Button loading={sending} loadingText={t("organization.invitation.resending")} fullWidth onClick={() => void resend()}>
+          {t("organization.invitation.resend")}
+        </Button>
+        {home}
+      </div>
+    </>
+  );
 }

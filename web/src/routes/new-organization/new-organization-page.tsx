@@ -67,8 +67,11 @@ export function NewOrganizationPage() {
     const { error } = await authClient.organization.create({ name: name.trim(), slug });
     setSaving(false);
     if (error) {
-      if (SLUG_TAKEN_CODES.has(error.code)) setErrors({ slug: t("organization.create.slugTaken") });
-      else setFormError(errorMessage(t, error));
+      // Taken since the check said free: the check's answer is stale, so it goes with the error.
+      if (SLUG_TAKEN_CODES.has(error.code)) {
+        setSlugState("taken");
+        setErrors({ slug: t("organization.create.slugTaken") });
+      } else setFormError(errorMessage(t, error));
       setAttempt((n) => n + 1);
       return;
     }
@@ -76,8 +79,11 @@ export function NewOrganizationPage() {
     void navigate("/organization");
   }
 
-  const slugHint =
-    slugState === "checking"
+  const slugError = errors.slug ?? (slugState === "taken" ? t("organization.create.slugTaken") : undefined);
+  // The hint never contradicts the error beside it: with an error it only gives the rules.
+  const slugHint = slugError
+    ? t("organization.create.slugHint")
+    : slugState === "checking"
       ? t("organization.create.slugChecking")
       : slugState === "available"
         ? t("organization.create.slugAvailable")
@@ -120,7 +126,7 @@ export function NewOrganizationPage() {
               autoCapitalize="off"
               value={slug}
               hint={<span aria-live="polite">{slugHint}</span>}
-              error={errors.slug ?? (slugState === "taken" ? t("organization.create.slugTaken") : undefined)}
+              error={slugError}
               onChange={(event) => {
                 setSlug(event.target.value.toLowerCase());
                 setSlugEdited(true);

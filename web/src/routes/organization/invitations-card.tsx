@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { FullOrganization } from "@gatehouse/client";
-import { Alert } from "../../components/ui/alert";
+import type { AuthError, FullOrganization, Invitation } from "@gatehouse/client";
+import { ActionMessage, useActionReporter } from "../../components/action-message";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
@@ -19,37 +20,55 @@ interface Props {
   onChange(): Promise<void>;
 }
 
-/** Sending, resending and canceling invitations: owners and admins. */
+/** Sending, resending and canceling invitations (canceling asks first): owners and admins. */
 export function InvitationsCard({ organization, owner, onChange }: Props) {
   const { t, i18n } = useTranslation();
+  const report = useActionReporter("invitations");
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<string>("member");
   const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [canceling, setCanceling] = useState<Invitation | null>(null);
   const pending = organization.invitations.filter((invitation) => invitation.status === "pending");
 
-  async function invite(address: string, inviteRole: string, resend: boolean, key: string) {
+  async function run(key: string, call: () => Promise<{ error: AuthError | null }>, success: string): Promise<boolean> {
     setBusy(key);
-    setError(null);
-    setNotice(null);
-    const result = await authClient.organization.inviteMember({
-      email: address,
-      role: inviteRole,
-      organizationId: organization.id,
-      resend,
-    });
+    report.start();
+    const { error } = await call();
     setBusy(null);
-    if (result.error) return setError(errorMessage(t, result.error));
-    setNotice(t("organization.invitations.sent", { email: address }));
-    if (!resend) setEmail("");
+    if (error) {
+      report.fail(errorMessage(t, error));
+      return false;
+    }
     await onChange();
+    report.succeed(success);
+    return true;
+  }
+
+  async function invite(address: string, inviteRole: string, resend: boolean, key: string) {
+    const ok = await run(
+      key,
+      () => authClient.organization.inviteMember({ email: address, role: inviteRole, organizationId: organization.id, resend }),
+      t("organization.invitations.sent", { email: address }),
+    );
+    if (ok && !resend) setEmail("");
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) return setError(t("validation.emailInvalid"));
+    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
+      report.start();
+      return report.fail(t("validation.emailInvalid"));
+    }
     await invite(email.trim(), role, false, "send");
+  }
+
+  async function cancel(invitation: Invitation) {
+    await run(
+      `cancel-${invitation.id}`,
+      () => authClient.organization.cancelInvitation({ invitationId: invitation.id }),
+      t("organization.invitations.canceled", { email: invitation.email }),
+    );
+    setCanceling(null);
   }
 
   return (
@@ -80,23 +99,13 @@ export function InvitationsCard({ organization, owner, onChange }: Props) {
           {t("organization.invitations.send")}
         </Button>
       </Form>
-      {error || notice ? (
-        <div className={styles.message}>
-          {error ? (
-            <Alert variant="error" focusable>
-              {error}
-            </Alert>
-          ) : (
-            <Alert variant="success">{notice}</Alert>
-          )}
-        </div>
-      ) : null}
+      <ActionMessage scope="invitations" className={styles.message} />
       {pending.length === 0 ? (
         <p className={styles.empty}>{t("organization.invitations.none")}</p>
       ) : (
         <ul className={styles.list}>
           {pending.map((invitation) => (
-            <li key={invitation.id} className={styles.row}>
+            <li key={invitation.id} className={styles.row} data-invitation={invitation.email}>
               <div className={styles.details}>
                 <span className={styles.name}>{invitation.email}</span>
                 <span className={styles.meta}>
@@ -110,8 +119,10 @@ export function InvitationsCard({ organization, owner, onChange }: Props) {
                 <Button
                   variant="secondary"
                   size="sm"
+                  disabled={busy !== null}
                   loading={busy === `resend-${invitation.id}`}
                   loadingText={t("organization.invitations.sending")}
+                  aria-label={`${t("organization.invitations.resend")}: ${invitation.email}`}
                   onClick={() => void invite(invitation.email, invitation.role, true, `resend-${invitation.id}`)}
                 >
                   {t("organization.invitations.resend")}
@@ -119,16 +130,9 @@ export function InvitationsCard({ organization, owner, onChange }: Props) {
                 <Button
                   variant="danger"
                   size="sm"
-                  loading={busy === `cancel-${invitation.id}`}
-                  loadingText={t("organization.invitations.canceling")}
-                  onClick={() => {
-                    setBusy(`cancel-${invitation.id}`);
-                    void authClient.organization.cancelInvitation({ invitationId: invitation.id }).then(async (result) => {
-                      setBusy(null);
-                      if (result.error) setError(errorMessage(t, result.error));
-                      await onChange();
-                    });
-                  }}
+                  disabled={busy !== null}
+                  aria-label={`${t("organization.invitations.cancel")}: ${invitation.email}`}
+                  onClick={() => setCanceling(invitation)}
                 >
                   {t("organization.invitations.cancel")}
                 </Button>
@@ -137,6 +141,18 @@ export function InvitationsCard({ organization, owner, onChange }: Props) {
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={canceling !== null}
+        title={t("organization.invitations.cancelTitle", { email: canceling?.email ?? "" })}
+        confirmLabel={t("organization.invitations.cancelConfirm")}
+        cancelLabel={t("organization.invitations.keep")}
+        loading={canceling !== null && busy === `cancel-${canceling.id}`}
+        loadingText={t("organization.invitations.canceling")}
+        onConfirm={() => canceling && void cancel(canceling)}
+        onClose={() => setCanceling(null)}
+      >
+        <p>{t("organization.invitations.cancelText")}</p>
+      </ConfirmDialog>
     </Card>
   );
 }

@@ -1,14 +1,16 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { FullOrganization, MemberWithUser } from "@gatehouse/client";
-import { Alert } from "../../components/ui/alert";
+import type { AuthError, FullOrganization, MemberWithUser } from "@gatehouse/client";
+import { ActionMessage, useActionReporter } from "../../components/action-message";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
 import { canManage, isOwner, notifyOrganizationsChanged, rolesOf } from "../../lib/organization-events";
+import { organizationNotice } from "../../lib/organization-notice";
 import styles from "./organization-page.module.css";
 
 export const ROLES = ["member", "admin", "owner"] as const;
@@ -19,44 +21,73 @@ interface Props {
   onChange(): Promise<void>;
 }
 
-/** Everyone in the organization; owners and admins change roles and remove members, anyone may leave. */
+/** What the confirmation dialog is asking about. */
+type Pending = { kind: "remove"; member: MemberWithUser } | { kind: "leave" } | null;
+
+/**
+ * Everyone in the organization; owners and admins change roles (choose, then apply) and remove members, anyone
+ * may leave. Removing and leaving ask first.
+ */
 export function MembersCard({ organization, me, onChange }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
+  const report = useActionReporter("members");
   const [busy, setBusy] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  // The role picked in each row's select, until "Change role" applies it.
+  const [chosen, setChosen] = useState<Record<string, string>>({});
   const manager = canManage(me?.role);
+  const roleName = (role: string) => rolesOf(role).map((r) => t(`organization.roles.${r as "member"}`, r)).join(", ");
 
-  async function run(key: string, call: () => Promise<{ error: Parameters<typeof errorMessage>[1] | null }>) {
+  async function run(key: string, call: () => Promise<{ error: AuthError | null }>): Promise<boolean> {
     setBusy(key);
-    setError(null);
-    const { error: failed } = await call();
+    report.start();
+    const { error } = await call();
     setBusy(null);
-    if (failed) setError(errorMessage(t, failed));
-    return !failed;
+    if (error) report.fail(errorMessage(t, error));
+    return !error;
   }
 
-  async function leave() {
-    const ok = await run("leave", () => authClient.organization.leave({ organizationId: organization.id }));
+  async function changeRole(member: MemberWithUser, role: string) {
+    const ok = await run(`role-${member.id}`, () =>
+      authClient.organization.updateMemberRole({ memberId: member.id, role, organizationId: organization.id }),
+    );
     if (!ok) return;
-    notifyOrganizationsChanged();
-    void navigate("/");
+    await onChange();
+    setChosen(({ [member.id]: _applied, ...rest }) => rest);
+    report.succeed(t("organization.members.roleChanged", { name: member.user.name, role: roleName(role) }));
+  }
+
+  async function confirm() {
+    if (!pending) return;
+    if (pending.kind === "leave") {
+      const ok = await run("leave", () => authClient.organization.leave({ organizationId: organization.id }));
+      setPending(null);
+      if (!ok) return;
+      notifyOrganizationsChanged();
+      void navigate("/", { state: organizationNotice("left", organization.name) });
+      return;
+    }
+    const { member } = pending;
+    const ok = await run(`remove-${member.id}`, () =>
+      authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId: organization.id }),
+    );
+    setPending(null);
+    if (!ok) return;
+    await onChange();
+    report.succeed(t("organization.members.removed", { name: member.user.name }));
   }
 
   return (
     <Card title={t("organization.members.heading")} description={t("organization.members.description")} flush>
-      {error ? (
-        <div className={styles.message}>
-          <Alert variant="error" focusable>
-            {error}
-          </Alert>
-        </div>
-      ) : null}
+      <ActionMessage scope="members" className={styles.message} />
       <ul className={styles.list}>
         {organization.members.map((member) => {
           const self = member.id === me?.id;
           // An admin may not change or remove an owner; nobody changes their own role here.
           const editable = manager && !self && (isOwner(me?.role) || !isOwner(member.role));
+          const current = rolesOf(member.role)[0] ?? "member";
+          const picked = chosen[member.id] ?? current;
           return (
             <li key={member.id} className={styles.row} data-member={member.user.email}>
               <div className={styles.details}>
@@ -68,50 +99,50 @@ export function MembersCard({ organization, me, onChange }: Props) {
               </div>
               <div className={styles.actions}>
                 {editable ? (
-                  <select
-                    className={styles.select}
-                    aria-label={t("organization.members.roleOf", { name: member.user.name })}
-                    value={rolesOf(member.role)[0]}
-                    disabled={busy !== null}
-                    onChange={(event) => {
-                      const role = event.target.value;
-                      void run(member.id, () =>
-                        authClient.organization.updateMemberRole({ memberId: member.id, role, organizationId: organization.id }),
-                      ).then((ok) => (ok ? onChange() : undefined));
-                    }}
-                  >
-                    {ROLES.filter((r) => r !== "owner" || isOwner(me?.role)).map((r) => (
-                      <option key={r} value={r}>
-                        {t(`organization.roles.${r}`)}
-                      </option>
-                    ))}
-                  </select>
+                  <>
+                    <select
+                      className={styles.select}
+                      aria-label={t("organization.members.roleOf", { name: member.user.name })}
+                      value={picked}
+                      onChange={(event) => {
+                        const role = event.target.value;
+                        setChosen((all) => ({ ...all, [member.id]: role }));
+                      }}
+                    >
+                      {ROLES.filter((r) => r !== "owner" || isOwner(me?.role)).map((r) => (
+                        <option key={r} value={r}>
+                          {t(`organization.roles.${r}`)}
+                        </option>
+                      ))}
+                    </select>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={picked === current || busy !== null}
+                      loading={busy === `role-${member.id}`}
+                      loadingText={t("organization.members.changingRole")}
+                      aria-label={`${t("organization.members.changeRole")}: ${member.user.name}`}
+                      onClick={() => void changeRole(member, picked)}
+                    >
+                      {t("organization.members.changeRole")}
+                    </Button>
+                  </>
                 ) : (
-                  <Badge>{rolesOf(member.role).map((r) => t(`organization.roles.${r as "member"}`, r)).join(", ")}</Badge>
+                  <Badge>{roleName(member.role)}</Badge>
                 )}
                 {editable ? (
                   <Button
                     variant="danger"
                     size="sm"
-                    loading={busy === `remove-${member.id}`}
-                    loadingText={t("organization.members.removing")}
-                    onClick={() =>
-                      void run(`remove-${member.id}`, () =>
-                        authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId: organization.id }),
-                      ).then((ok) => (ok ? onChange() : undefined))
-                    }
+                    disabled={busy !== null}
+                    aria-label={`${t("organization.members.remove")}: ${member.user.name}`}
+                    onClick={() => setPending({ kind: "remove", member })}
                   >
                     {t("organization.members.remove")}
                   </Button>
                 ) : null}
                 {self ? (
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    loading={busy === "leave"}
-                    loadingText={t("organization.members.leaving")}
-                    onClick={() => void leave()}
-                  >
+                  <Button variant="secondary" size="sm" disabled={busy !== null} onClick={() => setPending({ kind: "leave" })}>
                     {t("organization.members.leave")}
                   </Button>
                 ) : null}
@@ -120,6 +151,22 @@ export function MembersCard({ organization, me, onChange }: Props) {
           );
         })}
       </ul>
+      <ConfirmDialog
+        open={pending !== null}
+        title={
+          pending?.kind === "remove"
+            ? t("organization.members.removeTitle", { name: pending.member.user.name, organization: organization.name })
+            : t("organization.members.leaveTitle", { organization: organization.name })
+        }
+        confirmLabel={pending?.kind === "remove" ? t("organization.members.removeConfirm") : t("organization.members.leave")}
+        cancelLabel={t("common.cancel")}
+        loading={busy === "leave" || (pending?.kind === "remove" && busy === `remove-${pending.member.id}`)}
+        loadingText={pending?.kind === "remove" ? t("organization.members.removing") : t("organization.members.leaving")}
+        onConfirm={() => void confirm()}
+        onClose={() => setPending(null)}
+      >
+        <p>{pending?.kind === "remove" ? t("organization.members.removeText") : t("organization.members.leaveText")}</p>
+      </ConfirmDialog>
     </Card>
   );
 }

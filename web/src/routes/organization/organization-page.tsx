@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { ActionMessage, ActionMessages } from "../../components/action-message";
 import { useCurrentSession } from "../../components/current-session";
 import { PageHeading } from "../../components/page-heading";
 import { Alert } from "../../components/ui/alert";
@@ -7,6 +8,7 @@ import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { errorMessage } from "../../lib/auth-errors";
 import { canManage, isOwner } from "../../lib/organization-events";
+import { useCarriedNotice } from "../../lib/organization-notice";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { InvitationsCard } from "./invitations-card";
 import { MembersCard } from "./members-card";
@@ -15,11 +17,15 @@ import { TeamsCard } from "./teams-card";
 import { useFullOrganization } from "./use-full-organization";
 import styles from "./organization-page.module.css";
 
-/** The active organization: its settings, members, invitations and teams, as far as the caller's role allows. */
+/**
+ * The active organization: its settings, members, invitations and teams, as far as the caller's role allows.
+ * One message at a time for the page's last action, shown in the card that ran it (ActionMessages).
+ */
 export function OrganizationPage() {
   const { t } = useTranslation();
   const { user } = useCurrentSession();
   const { organization, error, loading, reload } = useFullOrganization();
+  const carried = useCarriedNotice("page");
   useDocumentTitle(organization?.name ?? t("organization.page.title"));
 
   if (loading) return <Spinner label={t("app.loading")} />;
@@ -38,12 +44,15 @@ export function OrganizationPage() {
   const me = organization.members.find((member) => member.userId === user.id);
   const role = me?.role;
   return (
-    <div className={styles.page}>
-      <PageHeading lead={t("organization.page.lead", { slug: organization.slug })}>{organization.name}</PageHeading>
-      {isOwner(role) ? <SettingsCard organization={organization} /> : null}
-      <MembersCard organization={organization} me={me} onChange={reload} />
-      {canManage(role) ? <InvitationsCard organization={organization} owner={isOwner(role)} onChange={reload} /> : null}
-      <TeamsCard organization={organization} canEdit={canManage(role)} onChange={reload} />
-    </div>
+    <ActionMessages initial={carried}>
+      <div className={styles.page}>
+        <PageHeading lead={t("organization.page.lead", { slug: organization.slug })}>{organization.name}</PageHeading>
+        <ActionMessage scope="page" />
+        {isOwner(role) ? <SettingsCard key={organization.id} organization={organization} /> : null}
+        <MembersCard organization={organization} me={me} onChange={reload} />
+        {canManage(role) ? <InvitationsCard organization={organization} owner={isOwner(role)} onChange={reload} /> : null}
+        <TeamsCard organization={organization} me={me} canEdit={canManage(role)} onChange={reload} />
+      </div>
+    </ActionMessages>
   );
 }

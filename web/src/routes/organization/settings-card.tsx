@@ -2,52 +2,54 @@ import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { FullOrganization } from "@gatehouse/client";
-import { Alert } from "../../components/ui/alert";
+import { ActionMessage, useActionReporter } from "../../components/action-message";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
 import { notifyOrganizationsChanged } from "../../lib/organization-events";
+import { organizationNotice } from "../../lib/organization-notice";
 import styles from "./organization-page.module.css";
 
-/** Name, slug and logo, and deleting the organization: owners only. */
+/** Name, slug and logo, and deleting the organization (after a confirmation): owners only. */
 export function SettingsCard({ organization }: { organization: FullOrganization }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const report = useActionReporter("settings");
   const [name, setName] = useState(organization.name);
   const [slug, setSlug] = useState(organization.slug);
   const [logo, setLogo] = useState(organization.logo ?? "");
   const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!name.trim() || !slug.trim()) return setError(t("organization.create.nameRequired"));
+    report.start();
+    if (!name.trim() || !slug.trim()) return report.fail(t("organization.create.nameRequired"));
     setSaving(true);
-    setSaved(false);
-    setError(null);
     const result = await authClient.organization.update({
       organizationId: organization.id,
       data: { name: name.trim(), slug: slug.trim(), logo: logo.trim() || undefined },
     });
     setSaving(false);
-    if (result.error) return setError(errorMessage(t, result.error));
-    setSaved(true);
+    if (result.error) return report.fail(errorMessage(t, result.error));
+    report.succeed(t("organization.settings.saved"));
     notifyOrganizationsChanged();
   }
 
   async function onDelete() {
     setDeleting(true);
+    report.start();
     const result = await authClient.organization.delete({ organizationId: organization.id });
     setDeleting(false);
-    if (result.error) return setError(errorMessage(t, result.error));
+    setConfirming(false);
+    if (result.error) return report.fail(errorMessage(t, result.error));
     notifyOrganizationsChanged();
-    void navigate("/");
+    void navigate("/", { state: organizationNotice("deleted", organization.name) });
   }
 
   return (
@@ -56,22 +58,13 @@ export function SettingsCard({ organization }: { organization: FullOrganization 
         title={t("organization.settings.heading")}
         description={t("organization.settings.description")}
         footer={
-          <>
-            <p role="status" className={styles.dangerText}>
-              {saved ? t("organization.settings.saved") : null}
-            </p>
-            <Button type="submit" loading={saving} loadingText={t("organization.settings.saving")}>
-              {t("organization.settings.save")}
-            </Button>
-          </>
+          <Button type="submit" loading={saving} loadingText={t("organization.settings.saving")}>
+            {t("organization.settings.save")}
+          </Button>
         }
       >
         <div className={styles.fields}>
-          {error ? (
-            <Alert variant="error" focusable>
-              {error}
-            </Alert>
-          ) : null}
+          <ActionMessage scope="settings" />
           <TextField label={t("organization.create.name")} name="name" value={name} onChange={(e) => setName(e.target.value)} />
           <TextField
             label={t("organization.create.slug")}
@@ -90,29 +83,24 @@ export function SettingsCard({ organization }: { organization: FullOrganization 
           />
           <div className={styles.danger}>
             <p className={styles.dangerText}>{t("organization.settings.deleteDescription")}</p>
-            {confirming ? (
-              <div className={styles.actions}>
-                <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
-                  {t("common.cancel")}
-                </Button>
-                <Button
-                  variant="destructive"
-                  size="sm"
-                  loading={deleting}
-                  loadingText={t("organization.settings.deleting")}
-                  onClick={() => void onDelete()}
-                >
-                  {t("organization.settings.deleteConfirm")}
-                </Button>
-              </div>
-            ) : (
-              <Button variant="danger" size="sm" onClick={() => setConfirming(true)}>
-                {t("organization.settings.delete")}
-              </Button>
-            )}
+            <Button variant="danger" size="sm" onClick={() => setConfirming(true)}>
+              {t("organization.settings.delete")}
+            </Button>
           </div>
         </div>
       </Card>
+      <ConfirmDialog
+        open={confirming}
+        title={t("organization.settings.deleteTitle", { name: organization.name })}
+        confirmLabel={t("organization.settings.deleteConfirm")}
+        cancelLabel={t("common.cancel")}
+        loading={deleting}
+        loadingText={t("organization.settings.deleting")}
+        onConfirm={() => void onDelete()}
+        onClose={() => setConfirming(false)}
+      >
+        <p>{t("organization.settings.deleteText")}</p>
+      </ConfirmDialog>
     </Form>
   );
 }

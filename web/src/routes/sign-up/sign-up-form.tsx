@@ -34,9 +34,11 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
 export interface SignUpFormProps {
   /** Called when the account exists but the service did not sign the visitor in. */
   onCreatedWithoutSession(email: string): void;
+  /** Where the mailed verification link lands once used (the service's verify-email page by default). */
+  callbackURL?: string | undefined;
 }
 
-export function SignUpForm({ onCreatedWithoutSession }: SignUpFormProps) {
+export function SignUpForm({ onCreatedWithoutSession, callbackURL }: SignUpFormProps) {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>({ name: "", email: "", username: "", password: "" });
@@ -84,6 +86,7 @@ export function SignUpForm({ onCreatedWithoutSession }: SignUpFormProps) {
       email,
       password: values.password,
       ...(username ? { username } : {}),
+      ...(callbackURL ? { callbackURL } : {}),
     });
     if (error) {
       setSubmitting(false);

@@ -16,6 +16,8 @@ export function SignUpPage() {
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   const from = (location.state as { from?: unknown } | null)?.from;
   const returnTo = typeof from === "string" && from.startsWith("/") ? from : "/";
+  // The verification link mailed on sign-up comes back to the page that sent the visitor here (an invitation).
+  const verifiedReturnTo = returnTo !== "/" && !returnTo.startsWith("//") ? returnTo : undefined;
 
   return (
     <AuthLayout
@@ -36,7 +38,7 @@ export function SignUpPage() {
       ) : (
         <>
           <SocialSignInError />
-          <SignUpForm onCreatedWithoutSession={setPendingEmail} />
+          <SignUpForm onCreatedWithoutSession={setPendingEmail} callbackURL={verifiedReturnTo} />
           <SocialSignIn mode="signUp" returnTo={returnTo} />
         </>
       )}
