@@ -56,4 +56,21 @@ describe("organization route methods against a real server", () => {
     const removed = await client.organization.removeTeam({ teamId: team.data!.id });
     expect(removed.error).toBeNull();
   });
+
+  it("#14: lists the caller's teams and pending invitations (the web app's member view and invitation lists)", async () => {
+    const { client } = nodeClient(server.url);
+    const { user } = await signUpFresh(client);
+    const org = await client.organization.create({ name: "Mine", slug: `mine-${Date.now().toString(36)}` });
+    const organizationId = org.data!.id;
+    const team = await client.organization.createTeam({ name: "Own" });
+    await client.organization.addTeamMember({ teamId: team.data!.id, userId: user.id });
+    const own = await client.organization.listUserTeams({ organizationId });
+    expect(own.data?.map((t) => t.name)).toContain("Own");
+    // Invitations are listed only for a verified address: an unverified caller is told so by code.
+    const invitations = await client.organization.listUserInvitations();
+    expect(invitations.error).toMatchObject({
+      status: 403,
+      code: "EMAIL_VERIFICATION_REQUIRED_TO_VIEW_OR_LIST_INVITATIONS_FOR_THE_SESSION_EMAIL",
+    });
+  });
 });

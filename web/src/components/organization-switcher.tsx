@@ -125,7 +125,13 @@ export function OrganizationSwitcher() {
         <span className="visually-hidden">{`${t("organization.switcher.label")}: `}</span>
         <span className={styles.current}>{activeName ?? t("organization.switcher.none")}</span>
         {pending.length > 0 ? (
-          <span className={styles.count}>{t("organization.switcher.invitationCount", { count: pending.length })}</span>
+          <span className={styles.count}>
+            <span className={styles.countText}>{t("organization.switcher.invitationCount", { count: pending.length })}</span>
+            {/* Phones show the number alone; the words stay for screen readers. */}
+            <span className={styles.countNumber} aria-hidden="true">
+              {pending.length}
+            </span>
+          </span>
         ) : null}
         <svg className={styles.chevron} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
           <path d="m4.5 6.25 3.5 3.5 3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
