@@ -307,6 +307,23 @@ describe("organization journeys", () => {
       expect(await memberRow(page, member.email).count()).toBe(0);
       expect(await removed.count()).toBe(0);
 
+      // Canceling an invitation asks too; its buttons say which is which ("Keep invitation", "Cancel invitation").
+      const invited = "someone-msg@example.com";
+      await page.getByLabel(o.invitations.email).fill(invited);
+      await page.getByRole("button", { name: o.invitations.send }).click();
+      await page.getByRole("status").filter({ hasText: fill(o.invitations.sent, { email: invited }) }).waitFor();
+      await page.getByRole("button", { name: `${o.invitations.cancel}: ${invited}` }).click();
+      const cancel = page.getByRole("dialog", { name: fill(o.invitations.cancelTitle, { email: invited }) });
+      await cancel.waitFor();
+      await look(page, "organization-cancel-invitation-dialog");
+      await cancel.getByRole("button", { name: o.invitations.keep }).click();
+      await cancel.waitFor({ state: "hidden" });
+      expect(await page.locator(`li[data-invitation="${invited}"]`).count()).toBe(1);
+      await page.getByRole("button", { name: `${o.invitations.cancel}: ${invited}` }).click();
+      await cancel.getByRole("button", { name: o.invitations.cancelConfirm }).click();
+      await page.getByRole("status").filter({ hasText: fill(o.invitations.canceled, { email: invited }) }).waitFor();
+      expect(await page.locator(`li[data-invitation="${invited}"]`).count()).toBe(0);
+
       // Deleting the organization asks, then the home page says it is gone.
       await page.getByRole("button", { name: o.settings.delete }).click();
       const deleting = page.getByRole("dialog", { name: fill(o.settings.deleteTitle, { name: organization.name }) });
