@@ -1,12 +1,19 @@
 // Gatehouse load benchmark: Gatehouse and Better Auth 1.7, each on SQLite and PostgreSQL, driven by autocannon
 // from this process while each server runs as its own child process. `npm run bench` at the repository root
 // builds the server, installs this package and runs this file. See README.md for the knobs and the figures.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ADMIN_QUERIES, checkQueries, makeUsers, queryPath, seedPostgres, seedSqlite } from "./lib/admin-users.mjs";
+import {
+  evaluateImportTargets,
+  FIREBASE_FLAGS,
+  parseImportSummary,
+  renderImportMarkdown,
+  writeImportFile,
+} from "./lib/import-users.mjs";
 import { measureHashLimit, measureHashLimitWith, SCRYPT, TUNED_MALLOC } from "./lib/hash-limit.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { dropDatabase, recreateDatabase } from "./lib/pg-admin.mjs";
@@ -47,13 +54,15 @@ const config = {
     return n;
   }),
   adminDuration: num("BENCH_ADMIN_DURATION", 5),
+  importUsers: num("BENCH_IMPORT_USERS", 100_000),
   cpuProfile: process.env.BENCH_CPU_PROF === "1",
   keepData: process.env.BENCH_KEEP === "1",
 };
 
-// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth, admin) and/or databases (sqlite, postgres).
-const PARTS = ["hash", "ceiling", "gatehouse", "better-auth", "admin"];
-// The parts behind the main tables of README.md; the admin part has a table of its own.
+// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth, admin, import) and/or databases (sqlite,
+// postgres).
+const PARTS = ["hash", "ceiling", "gatehouse", "better-auth", "admin", "import"];
+// The parts behind the main tables of README.md; the admin and import parts have tables of their own.
 const MAIN_PARTS = ["hash", "ceiling", "gatehouse", "better-auth"];
 const DATABASES = ["sqlite", "postgres"];
 const onlyTokens = (process.env.BENCH_ONLY ?? "")
@@ -482,6 +491,94 @@ async function benchAdmin(database) {
   return out;
 }
 
+// ---- gatehouse import of 100,000 users ---------------------------------------------------------------------
+
+const IMPORT_PG_DATABASE = "gatehouse_bench_import";
+
+/** Runs the CLI through its launcher as an operator would; answers its output, wall time and peak RSS. */
+function runGatehouseCli(args, env) {
+  return new Promise((resolve, reject) => {
+    const start = Date.now();
+    let hwmMb = null;
+    const child = execFile(join(ROOT, "server/bin/gatehouse"), args, { env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      clearInterval(poll);
+      const wallSeconds = Math.round((Date.now() - start) / 100) / 10;
+      if (error && error.code !== 3) reject(new Error(`gatehouse ${args[0]} failed (${error.code}): ${stderr.slice(0, 500)} ${stdout.slice(0, 500)}`));
+      else resolve({ stdout, stderr, wallSeconds, rssPeakMb: hwmMb });
+    });
+    // VmHWM only grows: its last reading before the exit is the peak (the launcher execs Node in the same process).
+    const poll = setInterval(() => {
+      try {
+        const reading = memoryOf(child.pid).hwmMb;
+        if (Number.isFinite(reading)) hwmMb = reading;
+      } catch {
+        // exited between two readings
+      }
+    }, 100);
+  });
+}
+
+/**
+ * `gatehouse import` of the made-up users into a fresh database (`--create` makes it and applies the migrations), in a
+ * process of its own; then the same file again, which must write nothing; then the rows counted.
+ */
+async function benchImport(database, file, made) {
+  const dir = join(work, `import-${database}`);
+  mkdirSync(dir, { recursive: true });
+  const out = { database, made };
+  let databaseUrl;
+  if (database === "sqlite") {
+    databaseUrl = `sqlite://${join(dir, "bench.db")}`;
+  } else {
+    const created = await recreateDatabase(config.pgAdminUrl, IMPORT_PG_DATABASE);
+    databaseUrl = created.url;
+    out.postgresVersion = created.version;
+  }
+  const env = { PATH: process.env.PATH, DATABASE_URL: databaseUrl, GATEHOUSE_SECRET: SECRET, GATEHOUSE_DATA_DIR: dir, LOG_LEVEL: "error" };
+  log(`gatehouse import of ${made.users.toLocaleString("en-US")} users on ${database}`);
+  const first = await runGatehouseCli(["import", file, "--create", ...FIREBASE_FLAGS], env);
+  out.first = { ...parseImportSummary(first.stdout), wallSeconds: first.wallSeconds };
+  out.rssPeakMb = first.rssPeakMb;
+  log(`  ${out.first.imported.toLocaleString("en-US")} imported in ${out.first.seconds} s: ${out.first.usersPerSecond.toLocaleString("en-US")} users/s (process ${first.wallSeconds} s, peak RSS ${first.rssPeakMb} MB)`);
+  if (out.first.imported !== made.users || out.first.rejected) {
+    throw new Error(`import wrote ${out.first.imported} of ${made.users} users, rejected ${out.first.rejected}: ${first.stderr.slice(0, 500)}`);
+  }
+  await settle(process.pid);
+  const second = await runGatehouseCli(["import", file, ...FIREBASE_FLAGS], env);
+  out.second = { ...parseImportSummary(second.stdout), wallSeconds: second.wallSeconds };
+  log(`  the same file again: ${out.second.skipped.toLocaleString("en-US")} skipped, ${out.second.imported} imported in ${out.second.seconds} s`);
+  if (out.second.imported !== 0 || out.second.skipped !== made.users) throw new Error("the second run of the same file wrote users");
+
+  out.rows = await countRows(database, databaseUrl, join(dir, "bench.db"));
+  if (out.rows.users !== made.users || out.rows.accounts !== made.users + made.providerAccounts) {
+    throw new Error(`after both runs: ${out.rows.users} users and ${out.rows.accounts} accounts, expected ${made.users} and ${made.users + made.providerAccounts}`);
+  }
+  return out;
+}
+
+async function countRows(database, url, sqliteFile) {
+  const statement = 'SELECT (SELECT count(*) FROM "user") AS users, (SELECT count(*) FROM account) AS accounts';
+  if (database === "sqlite") {
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(sqliteFile, { readonly: true });
+    try {
+      const row = db.prepare(statement).get();
+      return { users: Number(row.users), accounts: Number(row.accounts) };
+    } finally {
+      db.close();
+    }
+  }
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(statement);
+    return { users: Number(rows[0].users), accounts: Number(rows[0].accounts) };
+  } finally {
+    await client.end();
+  }
+}
+
 // ---- the run ---------------------------------------------------------------------------------------------
 
 function gitDescribe() {
@@ -516,6 +613,7 @@ const results = {
   ceilingPostgres: null,
   servers: {},
   admin: null,
+  import: null,
   errors: [],
 };
 
@@ -581,6 +679,25 @@ async function main() {
       }
     }
   }
+  if (parts.includes("import")) {
+    results.import = {};
+    const file = join(work, "import-users.jsonl");
+    const made = writeImportFile(file, config.importUsers);
+    for (const database of [...databases].reverse()) {
+      try {
+        await settle(process.pid);
+        results.import[database] = await benchImport(database, file, made);
+      } catch (error) {
+        results.errors.push(`import on ${database}: ${error.message}`);
+        results.import[database] = { database, made, error: error.message };
+        log(`  failed: ${error.message}`);
+      } finally {
+        if (database === "postgres" && !config.keepData) {
+          await dropDatabase(config.pgAdminUrl, IMPORT_PG_DATABASE).catch(() => undefined);
+        }
+      }
+    }
+  }
   if (parts.includes("hash")) {
     log("password-hash limit, again at the end");
     const last = await measureBothHashLimits();
@@ -609,6 +726,7 @@ async function main() {
   results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);
   results.targets = evaluateTargets(results);
   results.adminTargets = evaluateAdminTargets(results);
+  results.importTargets = evaluateImportTargets(results);
 
   writeFileSync(join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
   // Each table of README.md is written only by a run of its own parts: a run of the admin part alone leaves the
@@ -616,10 +734,12 @@ async function main() {
   const mainRan = parts.some((p) => MAIN_PARTS.includes(p));
   if (mainRan) console.log("\n" + renderConsole(results));
   if (results.admin) console.log("\n" + renderConsole(results, renderAdminMarkdown));
+  if (results.import) console.log("\n" + renderConsole(results, renderImportMarkdown));
   if (fullRun || process.env.BENCH_README === "1") {
     if (mainRan) updateReadme(join(HERE, "README.md"), renderMarkdown(results));
     if (results.admin) updateReadme(join(HERE, "README.md"), renderAdminMarkdown(results), "admin-results");
-    log(`wrote bench/results/latest.json and the ${[mainRan && "main", results.admin && "admin"].filter(Boolean).join(" and ")} tables in bench/README.md`);
+    if (results.import) updateReadme(join(HERE, "README.md"), renderImportMarkdown(results), "import-results");
+    log(`wrote bench/results/latest.json and the ${[mainRan && "main", results.admin && "admin", results.import && "import"].filter(Boolean).join(", ")} tables in bench/README.md`);
   } else {
     log("wrote bench/results/latest.json (a partial run leaves bench/README.md as it is; BENCH_README=1 writes it)");
   }
@@ -637,6 +757,9 @@ try {
     }
     if (parts.includes("admin") && databases.includes("postgres")) {
       await dropDatabase(config.pgAdminUrl, ADMIN_PG_DATABASE).catch(() => undefined);
+    }
+    if (parts.includes("import") && databases.includes("postgres")) {
+      await dropDatabase(config.pgAdminUrl, IMPORT_PG_DATABASE).catch(() => undefined);
     }
   }
 }

@@ -4,7 +4,7 @@ import type { FirebaseHashConfig } from "../credentials/hash-formats.js";
 import type { Runtime } from "../runtime.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import { isUnavailableError } from "../storage/database.js";
-import { findTakenIdentities, insertImportedUsers, type ImportedUser } from "../storage/imported-users.js";
+import { findTakenIdentities, insertImportedUsers, planImportLookups, type ImportedUser } from "../storage/imported-users.js";
 import { parseImportLine } from "./import-line.js";
 import { progressBar, type ImportCounts } from "./progress.js";
 
@@ -119,15 +119,16 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
     for (const key of entry.providerKeys) seenProviders.add(key);
   };
 
-  /** One batch in one transaction; answers the outcomes, or throws (nothing of the batch is then written). */
-  const writeBatch = async (entries: Entry[]): Promise<{ written: Entry[]; outcomes: Outcome[] }> => {
-    if (settings.dryRun) {
-      const { toWrite, outcomes } = await classify(runtime.database.db, entries);
-      return { written: toWrite, outcomes };
-    }
-    return runtime.database.db.transaction().execute(async (trx) => {
+  /**
+   * One batch in one transaction; answers the outcomes, or throws (nothing of the batch is then written). A dry run
+   * makes the same lookups in a transaction of its own and writes nothing.
+   */
+  const writeBatch = async (entries: Entry[]): Promise<{ written: Entry[]; outcomes: Outcome[] }> =>
+    runtime.database.db.transaction().execute(async (trx) => {
+      await planImportLookups(trx, runtime.database.dialect);
       const { toWrite, outcomes } = await classify(trx, entries);
-      const ids = await insertImportedUsers(trx, toWrite.map((e) => e.record));
+      if (settings.dryRun) return { written: toWrite, outcomes };
+      const ids = await insertImportedUsers(trx, runtime.database.dialect, toWrite.map((e) => e.record));
       const written: Entry[] = [];
       for (const entry of toWrite) {
         if (ids.has(entry.record.user.id)) written.push(entry);
@@ -136,7 +137,6 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
       }
       return { written, outcomes };
     });
-  };
 
   /** Rejections found while parsing, reported with the batch they came with, so that the report is in line order. */
   let pending: Outcome[] = [];
