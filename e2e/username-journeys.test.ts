@@ -212,7 +212,7 @@ describe("username journeys", () => {
       await page.goto("/account");
       await page.getByRole("link", { name: en.nav.admin }).waitFor();
       await page.getByRole("link", { name: en.organization.nav }).waitFor();
-      await page.getByRole("option", { name: "Apollo Guidance Computer Laboratory" }).waitFor({ state: "attached" });
+      await page.getByRole("button", { name: `${en.organization.switcher.label}: Apollo Guidance Computer Laboratory` }).waitFor();
       await photograph(page.getByRole("banner"), "header-organization");
       await screenshotBothSizes(page, "header-organization-page");
 

@@ -106,6 +106,11 @@ export function OrganizationSwitcher() {
     <div
       ref={rootRef}
       className={styles.switcher}
+      onBlur={(event) => {
+        // Tabbing past the panel closes it (a click on nothing focusable, inside it, leaves no next focus).
+        const next = event.relatedTarget as Node | null;
+        if (open && next && !event.currentTarget.contains(next)) close(false);
+      }}
       onKeyDown={(event) => {
         // Escape in the decline dialog is the dialog's own.
         if (event.key === "Escape" && open && !(event.target as Element).closest("dialog")) {
