@@ -10,7 +10,8 @@ export interface ProgressBar {
   update(counts: ImportCounts, bytesDone: number): void;
   /** Clears the bar's line, so that another line can be written there (a rejection); the next update redraws it. */
   clear(): void;
-  finish(): void;
+  /** Draws the final counts (when a bar was drawn) and ends its line. */
+  finish(counts: ImportCounts, bytesDone: number): void;
 }
 
 const NO_BAR: ProgressBar = { update() {}, clear() {}, finish() {} };
@@ -36,10 +37,10 @@ export function progressBar(stream: NodeJS.WritableStream & { isTTY?: boolean; c
     stream.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}]${text}\u001b[K`);
     drawn = true;
   };
-  let latest: { counts: ImportCounts; bytes: number } | null = null;
+  let started = false;
   return {
     update(counts, bytesDone) {
-      latest = { counts: { ...counts }, bytes: bytesDone };
+      started = true;
       const now = Date.now();
       if (now - lastDraw < 100) return;
       lastDraw = now;
@@ -49,9 +50,10 @@ export function progressBar(stream: NodeJS.WritableStream & { isTTY?: boolean; c
       if (drawn) stream.write("\r\u001b[K");
       drawn = false;
     },
-    finish() {
-      if (latest) draw(latest.counts, latest.bytes);
-      if (drawn) stream.write("\n");
+    finish(counts, bytesDone) {
+      if (!started) return;
+      draw(counts, bytesDone);
+      stream.write("\n");
       drawn = false;
     },
   };

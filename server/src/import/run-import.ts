@@ -195,7 +195,7 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
   } finally {
     lines.close();
     input.destroy();
-    bar.finish();
+    bar.finish(counts, bytes);
   }
   const seconds = (Date.now() - startedAt) / 1000;
   return { ...counts, seconds, usersPerSecond: counts.imported / Math.max(seconds, 0.001) };
