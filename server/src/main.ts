@@ -14,6 +14,7 @@ import { importUsers, type ImportSummary } from "./import/run-import.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
 import { createLogger, type Logger } from "./logger.js";
 import { serveGatehouse } from "./node-server.js";
+import { SchemaMismatchError } from "./storage/reconcile.js";
 import { defaultWebRoot, loadWebApp } from "./web-app.js";
 
 const USAGE = `Usage: gatehouse <command> [--create]
@@ -65,12 +66,11 @@ async function openExisting(settings: ServiceSettings, logger: Logger, command: 
   if (!create && sqliteFileMissing(target)) throw new CommandError(missingDatabaseMessage(target, command));
   const gatehouse = open(settings, logger);
   try {
-    if (!create && !(await hasGatehouseTables(gatehouse.runtime.database))) {
-      throw new CommandError(missingDatabaseMessage(target, command));
-    }
+    const existing = await hasGatehouseTables(gatehouse.runtime.database);
+    if (!create && !existing) throw new CommandError(missingDatabaseMessage(target, command));
     const applied = await gatehouse.migrate();
-    if (applied.includes("0001-core")) say(`created a new database (--create): ${target.label}`);
-    else if (applied.length) say(`applied migrations ${applied.join(", ")}`);
+    if (!existing) say(`created a new database (--create): ${target.label}`);
+    else if (applied.length) say(`brought the database up to date: ${applied.join(", ")}`);
     return gatehouse;
   } catch (error) {
     await gatehouse.close();
@@ -124,9 +124,11 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
   for (const warning of settings.warnings) logger.warn({}, warning);
   const target = targetOf(settings);
   const gatehouse = open(settings, logger);
+  // A database written by Better Auth has tables but no migration bookkeeping: every migration applies to it.
+  const existing = await hasGatehouseTables(gatehouse.runtime.database);
   const applied = await gatehouse.migrate();
   // serve creates the database on first run (npm start's quick start); it says so, naming where.
-  if (applied.includes("0001-core")) logger.info({ database: target.label }, "created a new database");
+  if (!existing) logger.info({ database: target.label }, "created a new database");
   if (applied.length) logger.info({ applied }, "migrations applied");
 
   const webApp = settings.webRoot === "" ? null : loadWebApp(settings.webRoot ?? defaultWebRoot());
@@ -194,7 +196,12 @@ async function main(argv: string[]): Promise<void> {
     else if (command === "create-admin") await runCreateAdmin(settings, logger, args, create);
     else process.exitCode = await runImport(settings, logger, args, create);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof CreateAdminError || error instanceof CommandError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof CreateAdminError ||
+      error instanceof CommandError ||
+      error instanceof SchemaMismatchError
+    ) {
       console.error(`gatehouse: ${error.message}`);
       process.exit(1);
     }

@@ -7,6 +7,8 @@ import * as adminSearch from "./migrations/0004-admin-search.js";
 import * as accountIdentity from "./migrations/0005-account-identity.js";
 import * as userTrigram from "./migrations/0006-user-trigram.js";
 import * as impersonationIndex from "./migrations/0007-impersonation-index.js";
+import * as teamMemberCount from "./migrations/0008-team-member-count.js";
+import { reconcileSchema } from "./reconcile.js";
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -19,9 +21,28 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0005-account-identity": accountIdentity,
   "0006-user-trigram": userTrigram,
   "0007-impersonation-index": impersonationIndex,
+  "0008-team-member-count": teamMemberCount,
 };
 
+/**
+ * Brings the database to the current shape; answers what was done: the names of the versioned migrations applied
+ * and the reconcile step's changes ("added column user.lang"), empty when the database was up to date.
+ *
+ * The reconcile step (reconcile.ts) runs before the versioned migrations and again after them. Before: a database
+ * made by another tool (Better Auth) or an older Gatehouse has no migration bookkeeping, or tables without the
+ * columns of plugins it did not use, and the migrations index those columns (user.role, user.username), so the
+ * columns are added first. Each migration creates tables and indexes only if they do not exist, so all of them
+ * are safe on such a database. After: the tables the migrations created are checked against the same description.
+ * A database whose columns cannot hold what the service writes stops here with a SchemaMismatchError, unchanged.
+ */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {
+  const before = await reconcileSchema(db, dialect, schema);
+  const applied = await runMigrations(db, dialect, schema);
+  const after = await reconcileSchema(db, dialect, schema);
+  return [...before, ...applied, ...after];
+}
+
+async function runMigrations(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
   for (const [name, module] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (trx) => module.up(trx, dialect) };

@@ -104,6 +104,11 @@ export interface TeamTable {
   organizationId: string;
   createdAt: DbDate;
   updatedAt: DbDate | null;
+  /**
+   * Better Auth's seat counter, NOT NULL without a default in its databases: written as 0 for every new team and
+   * not kept (member counts come from teamMember). See migrations/0008-team-member-count.ts.
+   */
+  memberCount: number;
 }
 
 export interface TeamMemberTable {

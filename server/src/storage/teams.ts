@@ -3,7 +3,7 @@ import type { Team, TeamMember } from "./models.js";
 import { dbDate, toDate, toDateOrNull } from "./rows.js";
 import type { Database, TeamMemberTable, TeamTable } from "./schema.js";
 
-export function toTeam(row: Selectable<TeamTable>): Team {
+export function toTeam(row: Omit<Selectable<TeamTable>, "memberCount">): Team {
   return {
     id: row.id,
     name: row.name,
@@ -24,6 +24,7 @@ export function teamStore(db: Kysely<Database>) {
         .insertInto("team")
         .values({
           ...team,
+          memberCount: 0,
           createdAt: dbDate(team.createdAt),
           updatedAt: team.updatedAt ? dbDate(team.updatedAt) : null,
         })
@@ -52,7 +53,8 @@ export function teamStore(db: Kysely<Database>) {
       const rows = await db
         .selectFrom("team as t")
         .leftJoin("teamMember as tm", "tm.teamId", "t.id")
-        .selectAll("t")
+        // Not t.*: its stored memberCount (Better Auth's counter) would clash with the count.
+        .select(["t.id", "t.name", "t.organizationId", "t.createdAt", "t.updatedAt"])
         .select((eb) => eb.fn.count<string | number>("tm.id").as("memberCount"))
         .where("t.organizationId", "=", organizationId)
         .groupBy(["t.id", "t.name", "t.organizationId", "t.createdAt", "t.updatedAt"])

@@ -1,0 +1,197 @@
+import type { Database } from "./schema.js";
+
+/**
+ * Every table, column and plain index the service needs, in one place. The versioned migrations (migrations/)
+ * create the tables of a new database; the reconcile step (reconcile.ts) compares this description with what an
+ * existing database holds (one written by an earlier version, or by another implementation of this API such as
+ * Better Auth, whose plugins add columns to the core tables) and adds what is missing.
+ *
+ * Logical types, stored as the other tools of this API store them:
+ * - text: `text` on both dialects;
+ * - date: ISO-8601 text in a column declared `date` on SQLite, `timestamptz` on PostgreSQL;
+ * - bool: integer 0/1 on SQLite, `boolean` on PostgreSQL;
+ * - integer: `integer`.
+ */
+export type LogicalType = "text" | "date" | "bool" | "integer";
+
+export interface ColumnSpec {
+  type: LogicalType;
+  /** NOT NULL. A missing NOT NULL column can be added only when it has a default. */
+  notNull?: boolean;
+  /** The value a column added to a table with rows takes (and the column's default from then on). */
+  default?: number;
+}
+
+export interface IndexSpec {
+  name: string;
+  columns: readonly string[];
+  unique?: boolean;
+}
+
+export interface TableSpec<Columns extends string = string> {
+  columns: Record<Columns, ColumnSpec>;
+  /** Plain indexes on columns; an existing index on the same columns (under any name) counts as present. */
+  indexes: readonly IndexSpec[];
+}
+
+type Tables = Omit<Database, "kysely_migration">;
+
+const text: ColumnSpec = { type: "text" };
+const requiredText: ColumnSpec = { type: "text", notNull: true };
+const date: ColumnSpec = { type: "date" };
+const requiredDate: ColumnSpec = { type: "date", notNull: true };
+
+/** Keyed by the table interfaces of schema.ts, so a column added there and not here fails to compile. */
+export const EXPECTED_SCHEMA: { [T in keyof Tables]: TableSpec<keyof Tables[T] & string> } = {
+  user: {
+    columns: {
+      id: requiredText,
+      name: requiredText,
+      email: requiredText,
+      emailVerified: { type: "bool", notNull: true, default: 0 },
+      image: text,
+      createdAt: requiredDate,
+      updatedAt: requiredDate,
+      // username plugin
+      username: text,
+      displayUsername: text,
+      // admin plugin
+      role: text,
+      banned: { type: "bool", default: 0 },
+      banReason: text,
+      banExpires: date,
+      // Gatehouse's own: the language of the user's mail
+      lang: text,
+    },
+    indexes: [
+      { name: "user_email_uidx", columns: ["email"], unique: true },
+      { name: "user_username_uidx", columns: ["username"], unique: true },
+      // The administrators' user list (migration 0003): each sortable column with id as the tie-break.
+      { name: "user_createdAt_idx", columns: ["createdAt", "id"] },
+      { name: "user_updatedAt_idx", columns: ["updatedAt", "id"] },
+      { name: "user_name_idx", columns: ["name", "id"] },
+      { name: "user_role_idx", columns: ["role", "id"] },
+    ],
+  },
+  session: {
+    columns: {
+      id: requiredText,
+      token: requiredText,
+      userId: requiredText,
+      expiresAt: requiredDate,
+      ipAddress: text,
+      userAgent: text,
+      createdAt: requiredDate,
+      updatedAt: requiredDate,
+      // organization plugin (activeTeamId: with teams)
+      activeOrganizationId: text,
+      activeTeamId: text,
+      // admin plugin
+      impersonatedBy: text,
+    },
+    indexes: [
+      { name: "session_token_uidx", columns: ["token"], unique: true },
+      { name: "session_userId_idx", columns: ["userId"] },
+    ],
+  },
+  account: {
+    columns: {
+      id: requiredText,
+      accountId: requiredText,
+      providerId: requiredText,
+      userId: requiredText,
+      accessToken: text,
+      refreshToken: text,
+      idToken: text,
+      accessTokenExpiresAt: date,
+      refreshTokenExpiresAt: date,
+      scope: text,
+      password: text,
+      createdAt: requiredDate,
+      updatedAt: requiredDate,
+    },
+    indexes: [
+      { name: "account_userId_idx", columns: ["userId"] },
+      // One row per provider identity (migration 0005); Better Auth has no such index.
+      { name: "account_providerId_accountId_uidx", columns: ["providerId", "accountId"], unique: true },
+    ],
+  },
+  verification: {
+    columns: {
+      id: requiredText,
+      identifier: requiredText,
+      value: requiredText,
+      expiresAt: requiredDate,
+      createdAt: requiredDate,
+      updatedAt: requiredDate,
+    },
+    indexes: [{ name: "verification_identifier_idx", columns: ["identifier"] }],
+  },
+  organization: {
+    columns: {
+      id: requiredText,
+      name: requiredText,
+      slug: requiredText,
+      logo: text,
+      metadata: text,
+      createdAt: requiredDate,
+    },
+    indexes: [{ name: "organization_slug_uidx", columns: ["slug"], unique: true }],
+  },
+  member: {
+    columns: {
+      id: requiredText,
+      organizationId: requiredText,
+      userId: requiredText,
+      role: requiredText,
+      createdAt: requiredDate,
+    },
+    indexes: [
+      // One membership per user and organization: the last line of defence against two concurrent joins.
+      { name: "member_organizationId_userId_uidx", columns: ["organizationId", "userId"], unique: true },
+      { name: "member_userId_idx", columns: ["userId"] },
+    ],
+  },
+  invitation: {
+    columns: {
+      id: requiredText,
+      organizationId: requiredText,
+      email: requiredText,
+      role: text,
+      // organization plugin with teams
+      teamId: text,
+      status: requiredText,
+      expiresAt: requiredDate,
+      createdAt: requiredDate,
+      inviterId: requiredText,
+    },
+    indexes: [
+      { name: "invitation_organizationId_idx", columns: ["organizationId"] },
+      { name: "invitation_email_idx", columns: ["email"] },
+    ],
+  },
+  team: {
+    columns: {
+      id: requiredText,
+      name: requiredText,
+      organizationId: requiredText,
+      createdAt: requiredDate,
+      updatedAt: date,
+      // Better Auth's seat counter, NOT NULL without a default in its databases: every insert must write it.
+      memberCount: { type: "integer", notNull: true, default: 0 },
+    },
+    indexes: [{ name: "team_organizationId_idx", columns: ["organizationId"] }],
+  },
+  teamMember: {
+    columns: {
+      id: requiredText,
+      teamId: requiredText,
+      userId: requiredText,
+      createdAt: requiredDate,
+    },
+    indexes: [
+      { name: "teamMember_teamId_userId_uidx", columns: ["teamId", "userId"], unique: true },
+      { name: "teamMember_userId_idx", columns: ["userId"] },
+    ],
+  },
+};
