@@ -317,6 +317,24 @@ describe.each(DIALECTS)("a Better Auth database Gatehouse cannot serve as it is,
   });
 });
 
+describe.each(DIALECTS)("a new database, on %s", (dialect) => {
+  it("#12.1: the migrations make exactly the described schema: the reconcile step finds nothing to add", async () => {
+    const database = await createTestDatabase(dialect);
+    const gatehouse = gatehouseOver(database);
+    try {
+      const applied = await gatehouse.migrate();
+      expect(applied.length).toBeGreaterThan(0);
+      expect(applied.every((name) => /^\d{4}-/.test(name))).toBe(true);
+      const found = await snapshot(database);
+      expect(found.get("team")?.columns.get("memberCount")).toMatchObject({ notNull: true, hasDefault: true });
+      expect(await gatehouse.migrate()).toEqual([]);
+    } finally {
+      await gatehouse.close();
+      await database.drop();
+    }
+  });
+});
+
 describe("gatehouse migrate (the command) over a Better Auth database", () => {
   const root = fileURLToPath(new URL("../..", import.meta.url));
   const launcher = join(root, "server/bin/gatehouse");
