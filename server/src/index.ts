@@ -6,6 +6,7 @@ import type { NodeFastPath } from "./http/fast-path.js";
 import type { AnyEndpoint, Endpoint } from "./http/endpoint.js";
 import { APIError } from "./http/errors.js";
 import { createOriginMatcher } from "./http/origin.js";
+import { createPublicBase } from "./http/public-base.js";
 import { runEndpoint } from "./http/pipeline.js";
 import { createLogger, type Logger } from "./logger.js";
 import { outboxMailer, refusingMailer, smtpMailer, type Mailer } from "./email/mailer.js";
@@ -102,6 +103,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     preparedQuery: database.preparedQuery,
     coalesceReads: database.dialect === "postgres" ? config.database.coalesceSessionReads || undefined : undefined,
   });
+  const base = createPublicBase(config.baseURL);
   const runtime: Runtime = {
     config,
     database,
@@ -109,7 +111,8 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     storage,
     hasher,
     logger,
-    origins: createOriginMatcher(config.trustedOriginList),
+    origins: createOriginMatcher(config.trustedOriginList, base.listeningOrigins),
+    base,
     sessions: createSessionService(config, stores, now),
     mailer,
     oauth: createOAuthRuntime(config, now),

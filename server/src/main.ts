@@ -13,7 +13,7 @@ import { IMPORT_USAGE, parseImportArgs } from "./import/import-options.js";
 import { importUsers, type ImportSummary } from "./import/run-import.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
 import { createLogger, type Logger } from "./logger.js";
-import { serveGatehouse } from "./node-server.js";
+import { serveGatehouse, startupNotes } from "./node-server.js";
 import { SchemaMismatchError } from "./storage/reconcile.js";
 import { defaultWebRoot, loadWebApp } from "./web-app.js";
 
@@ -153,6 +153,7 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
     },
     `gatehouse listening on http://${settings.host === "0.0.0.0" ? "localhost" : settings.host}:${running.port}`,
   );
+  for (const note of startupNotes(gatehouse)) logger[note.level](note.fields, note.message);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -19,9 +19,10 @@ const NOT_FOUND = () =>
 /**
  * Serves a Gatehouse over node:http, passing each socket's address on for rate limits and sessions.
  * GET /get-session takes the node fast path; with a web app, paths outside the API base path are the app's.
+ * Without BASE_URL, the address it listens at becomes the service's base (`http://localhost:PORT` on 0.0.0.0 or ::).
  */
 export function serveGatehouse(
-  gatehouse: Pick<Gatehouse, "fetch" | "config" | "nodeFastPath">,
+  gatehouse: Pick<Gatehouse, "fetch" | "config" | "nodeFastPath" | "runtime">,
   opts: { port: number; hostname: string; webApp?: WebApp | null },
 ): Promise<RunningServer> {
   const basePath = gatehouse.config.basePath;
@@ -40,9 +41,12 @@ export function serveGatehouse(
     server.once("error", reject);
     server.listen(opts.port, opts.hostname, () => {
       server.off("error", reject);
+      const port = (server.address() as AddressInfo).port;
+      // Without BASE_URL, links and the origin check use where the service listens, fixed now (public-base.ts).
+      gatehouse.runtime.base.listeningOn(opts.hostname, port);
       resolve({
         server,
-        port: (server.address() as AddressInfo).port,
+        port,
         close: () =>
           new Promise<void>((done) => {
             server.closeIdleConnections();
@@ -52,4 +56,35 @@ export function serveGatehouse(
       });
     });
   });
+}
+
+export interface StartupNote {
+  level: "info" | "warn";
+  fields: Record<string, unknown>;
+  message: string;
+}
+
+/**
+ * What the start-up log says besides the listening address, once serveGatehouse has fixed the base: where mail goes
+ * (the development outbox holds every reset and verification link, so it says who can read it) and, without
+ * BASE_URL, which base links are built on, as a warning: behind a proxy or on a public name that base is wrong.
+ */
+export function startupNotes(gatehouse: Pick<Gatehouse, "config" | "runtime">): StartupNote[] {
+  const { mailer, base } = gatehouse.runtime;
+  const mail = mailer.outbox
+    ? `kept in the development outbox at /dev/outbox, readable from this machine only`
+    : mailer.describe.startsWith("smtp://")
+      ? `sent through the SMTP server at ${mailer.describe.slice("smtp://".length)}`
+      : mailer.describe.startsWith("none")
+        ? "not sent: no SMTP server is configured (set SMTP_URL)"
+        : `handed to ${mailer.describe}`;
+  const notes: StartupNote[] = [{ level: "info", fields: { mail: mailer.describe }, message: `mail is ${mail}` }];
+  if (!gatehouse.config.baseURL) {
+    notes.push({
+      level: "warn",
+      fields: { base: base.url() },
+      message: `BASE_URL is not set: links in mail and OAuth redirects point at ${base.url() ?? "nothing"} and only its origin and this machine's are trusted; set BASE_URL to the public URL in production`,
+    });
+  }
+  return notes;
 }

@@ -2,6 +2,7 @@ import type { Config } from "./config/index.js";
 import type { PasswordHasher } from "./credentials/password.js";
 import type { Mailer } from "./email/mailer.js";
 import type { OriginMatcher } from "./http/origin.js";
+import type { PublicBase } from "./http/public-base.js";
 import type { Logger } from "./logger.js";
 import type { OAuthRuntime } from "./oauth/registry.js";
 import type { SessionService } from "./session/session-service.js";
@@ -17,6 +18,8 @@ export interface Runtime {
   hasher: PasswordHasher;
   logger: Logger;
   origins: OriginMatcher;
+  /** The public URL links and OAuth redirects are built on: BASE_URL, else fixed at listen time (public-base.ts). */
+  base: PublicBase;
   sessions: SessionService;
   mailer: Mailer;
   /** Social sign-in: the configured providers and the token vault. */

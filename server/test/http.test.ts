@@ -250,8 +250,13 @@ describe("rate limits", () => {
 
   it("counts path variants against the route they reach", async () => {
     const c = new TestClient(server.base);
-    for (const path of ["/sign-up/email", "//sign-up/email", "/sign-up//email/"]) {
-      await c.post(path, { name: "x", email: "bad", password: PASSWORD });
+    // Spellings the router does not route reach no handler (and count as unmatched paths).
+    for (const path of ["//sign-up/email", "/sign-up//email/"]) {
+      expect((await c.post(path, { name: "x", email: "bad", password: PASSWORD })).status).toBe(404);
+    }
+    // Spellings it decodes to the route count against the route.
+    for (const path of ["/sign-up/email", "/sign-up/%65mail", "/%73ign-up/email"]) {
+      expect((await c.post(path, { name: "x", email: "bad", password: PASSWORD })).status).toBe(400);
     }
     const res = await c.post("/sign-up/email", { name: "x", email: uniqueEmail(), password: PASSWORD });
     expect(res.status).toBe(429);

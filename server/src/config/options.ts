@@ -218,6 +218,22 @@ export const optionsSchema = z
         max: z.number().int().min(1).default(100),
         /** Keyed by exact path ("/sign-in/email") or a prefix ending in "*" ("/sign-in/*"). */
         customRules: z.record(z.string().regex(/^\//), rateLimitRule).default({}),
+        /** Limits per target account, whatever the client address (http/account-limits.ts). */
+        account: z
+          .strictObject({
+            /** Wrong passwords for one account before each further check has to wait. */
+            freeFailures: z.number().int().min(1).default(5),
+            /** The first wait after them, in seconds; it doubles with each further wrong password. */
+            delay: seconds().min(1).default(5),
+            /** The longest wait, in seconds. */
+            maxDelay: seconds().min(1).default(900),
+            /** How long wrong passwords are remembered, in seconds from the first; a right one forgets them. */
+            failureWindow: seconds().min(1).default(86_400),
+            /** Mail the service sends one address (reset, verification, email change, deletion) per mailWindow. */
+            mailPerAddress: z.number().int().min(1).default(5),
+            mailWindow: seconds().min(1).default(3_600),
+          })
+          .prefault({}),
       })
       .prefault({}),
     advanced: z

@@ -1,4 +1,5 @@
 import { generateId } from "../crypto/random.js";
+import { limitPasswordCheck } from "../http/account-limits.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { Account, Session, Stores } from "../storage/index.js";
@@ -68,8 +69,9 @@ export async function insertUserWithPassword(
 
 /**
  * Checks a signed-in user's current password before a sensitive change (change-password, delete-user): 400
- * credential account not found when they have no password, 400 invalid password when it is wrong. Answers their
- * credential account.
+ * credential account not found when they have no password, 400 invalid password when it is wrong, 429 after
+ * repeated wrong ones (the account's limit, shared with sign-in: http/account-limits.ts), so a stolen session is no
+ * password oracle. Answers their credential account.
  */
 export async function checkCurrentPassword(
   runtime: Runtime,
@@ -79,7 +81,8 @@ export async function checkCurrentPassword(
 ): Promise<Account> {
   const account = await runtime.stores.accounts.findCredentialAccount(userId);
   if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
-  if (!(await runtime.hasher.verify(account.password, password))) {
+  const stored = account.password;
+  if (!(await limitPasswordCheck(runtime, `user:${userId}`, () => runtime.hasher.verify(stored, password)))) {
     throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
   }
   if (opts.rehash !== false) await upgradePasswordHash(runtime, userId, account.password, password);

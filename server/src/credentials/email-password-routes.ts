@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limitPasswordCheck, type AccountKey } from "../http/account-limits.js";
 import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
@@ -33,6 +34,7 @@ const signUpBody = z.looseObject({
 export const signUpEmail = defineEndpoint({
   method: "POST",
   path: "/sign-up/email",
+  rateLimit: "credential",
   auth: "none",
   acceptsForm: true,
   body: signUpBody,
@@ -101,6 +103,7 @@ export const signInResponseSchema = z.object({
 export const signInEmail = defineEndpoint({
   method: "POST",
   path: "/sign-in/email",
+  rateLimit: "credential",
   auth: "none",
   acceptsForm: true,
   body: z.object({
@@ -164,21 +167,24 @@ export async function completeSignIn(
 }
 
 /**
- * Checks a password against what findUserAndPassword found. Every failure (no such user, no password, a wrong
- * one) costs one password hash and throws the same 401 with `failure`, so neither timing nor message tells
- * whether the user exists.
+ * Checks a password against what findUserAndPassword found (looked up by `identifier`). Every failure (no such
+ * user, no password, a wrong one) costs one password hash and throws the same 401 with `failure`, so neither
+ * timing nor message tells whether the user exists. The check runs under the account's limit (429 after repeated
+ * wrong passwords, http/account-limits.ts), keyed by the user when found, else by the identifier.
  */
 export async function verifyUserPassword(
   runtime: Runtime,
   found: { user: User; password: string | null } | null,
   password: string,
   failure: string,
+  identifier: AccountKey,
 ): Promise<User> {
-  if (!found?.password) {
+  const right = await limitPasswordCheck(runtime, found ? `user:${found.user.id}` : identifier, async () => {
+    if (found?.password) return runtime.hasher.verify(found.password, password);
     await runtime.hasher.verifyDummy(password);
-    throw new APIError("UNAUTHORIZED", failure);
-  }
-  if (!(await runtime.hasher.verify(found.password, password))) throw new APIError("UNAUTHORIZED", failure);
+    return false;
+  });
+  if (!right || !found?.password) throw new APIError("UNAUTHORIZED", failure);
   // An imported hash (gatehouse import) becomes Gatehouse's scrypt at the first sign-in that proves the password.
   await upgradePasswordHash(runtime, found.user.id, found.password, password);
   return found.user;
@@ -187,5 +193,5 @@ export async function verifyUserPassword(
 /** Checks an email and password (401 Invalid email or password on any failure). */
 export async function verifyEmailPassword(runtime: Runtime, email: string, password: string): Promise<User> {
   const found = await runtime.stores.users.findUserAndPassword("email", email);
-  return verifyUserPassword(runtime, found, password, MESSAGES.INVALID_EMAIL_OR_PASSWORD);
+  return verifyUserPassword(runtime, found, password, MESSAGES.INVALID_EMAIL_OR_PASSWORD, `email:${email}`);
 }

@@ -7,6 +7,7 @@ import { normalizeUsername, USERNAME_MESSAGES, usernameSchema } from "./username
 export const signInUsername = defineEndpoint({
   method: "POST",
   path: "/sign-in/username",
+  rateLimit: "credential",
   auth: "none",
   body: z.object({
     username: usernameSchema,
@@ -26,7 +27,13 @@ export const signInUsername = defineEndpoint({
       throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
     }
     const found = await runtime.stores.users.findUserAndPassword("username", username);
-    const user = await verifyUserPassword(runtime, found, body.password, USERNAME_MESSAGES.INVALID_USERNAME_OR_PASSWORD);
+    const user = await verifyUserPassword(
+      runtime,
+      found,
+      body.password,
+      USERNAME_MESSAGES.INVALID_USERNAME_OR_PASSWORD,
+      `username:${username}`,
+    );
     return completeSignIn(ctx, user, body, USERNAME_MESSAGES.EMAIL_NOT_VERIFIED);
   },
 });
@@ -34,6 +41,8 @@ export const signInUsername = defineEndpoint({
 export const isUsernameAvailable = defineEndpoint({
   method: "POST",
   path: "/is-username-available",
+  // Each answer says whether a username exists: enough for a form checking as its user types, not for a crawl.
+  rateLimit: { window: 60, max: 30 },
   auth: "none",
   body: z.object({ username: usernameSchema }),
   response: z.object({ available: z.boolean() }),

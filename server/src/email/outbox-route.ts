@@ -4,12 +4,15 @@ import { APIError, MESSAGES } from "../http/errors.js";
 
 /**
  * Development only: the messages the outbox mailer kept (no SMTP server configured). In production, or with
- * a real mailer, the route does not exist (404).
+ * a real mailer, the route does not exist (404). It holds every reset, verification and deletion link, and
+ * `npm start` listens on every interface, so it answers this machine only (Endpoint.loopbackOnly: the socket's
+ * address, never a forwarded header); anyone else is told 404.
  */
 export const devOutbox = defineEndpoint({
   method: "GET",
   path: "/dev/outbox",
   auth: "none",
+  loopbackOnly: true,
   response: z.array(
     z.object({
       id: z.number(),

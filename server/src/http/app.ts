@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import type { Runtime } from "../runtime.js";
 import { isUnavailableError } from "../storage/database.js";
 import { StorageUnavailableError } from "../storage/secondary/types.js";
-import { clientIp } from "./client-ip.js";
-import type { AnyEndpoint } from "./endpoint.js";
+import { clientIp, isLocalRequest } from "./client-ip.js";
+import type { AnyEndpoint, RateLimitDeclaration } from "./endpoint.js";
 import { APIError, MESSAGES } from "./errors.js";
 import { buildOpenApiDocument, renderReferencePage } from "./openapi.js";
 import { runEndpoint, type CallResult, type NodeBody } from "./pipeline.js";
 import { VERSION } from "../version.js";
-import { createRateLimiter } from "./rate-limit.js";
+import { createRateLimiter, UNMATCHED_ROUTE } from "./rate-limit.js";
 import { createGetSessionFastPath, type NodeFastPath } from "./fast-path.js";
 
 export interface ServerEnv {
@@ -20,12 +20,6 @@ export interface ServerEnv {
 }
 
 type HonoEnv = { Bindings: ServerEnv & { ip: string } };
-
-/** Collapses repeated slashes and drops a trailing one, so `//sign-in/email/` is counted as `/sign-in/email`. */
-export function normalizePath(path: string): string {
-  const collapsed = path.replace(/\/{2,}/g, "/");
-  return collapsed.length > 1 && collapsed.endsWith("/") ? collapsed.slice(0, -1) : collapsed || "/";
-}
 
 // A fresh object per response: the node adapter may add content-length to the init object it is given.
 const jsonHeaders = (): Record<string, string> => ({ "content-type": "application/json" });
@@ -84,11 +78,27 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
   const ipHeaders = runtime.config.advanced.ipAddress.disableIpTracking
     ? []
     : runtime.config.advanced.ipAddress.ipAddressHeaders;
+  const proxyHeaders = runtime.config.advanced.ipAddress.ipAddressHeaders;
   const app = new Hono<HonoEnv>();
+  /**
+   * Rate limits run after routing, keyed by the route the router matched (rate-limit.ts): however a client spells
+   * a path (percent-encoded, doubled slashes), the request that reaches a handler is counted against that handler's
+   * route. Requests no route matches share one counter per client.
+   */
+  const limit = async (env: HonoEnv["Bindings"], route: string, declared?: RateLimitDeclaration) => {
+    if (runtime.config.rateLimitEnabled) await limiter.check(env.ip || "unknown", route, declared);
+  };
+  const localOnly = (request: Request, env: HonoEnv["Bindings"]) => {
+    if (!isLocalRequest(env.remoteAddress, (name) => request.headers.get(name), runtime.base.url(), proxyHeaders)) {
+      throw new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
+    }
+  };
 
   for (const endpoint of endpoints) {
     if (endpoint.serverOnly) continue;
     const answer = async (request: Request, env: HonoEnv["Bindings"], params: Record<string, string>) => {
+      await limit(env, endpoint.path, endpoint.rateLimit);
+      if (endpoint.loopbackOnly) localOnly(request, env);
       const result = await runEndpoint(runtime, endpoint, {
         method: request.method,
         url: new URL(request.url),
@@ -126,24 +136,30 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
     }
     return openApi;
   };
-  app.get(`${basePath}/openapi.json`, () => new Response(describeApi().json, { headers: jsonHeaders() }));
-  app.get(
-    `${basePath}/reference`,
-    () =>
-      new Response(describeApi().html, {
+  app.get(`${basePath}/openapi.json`, async (c) => {
+    await limit(c.env, "/openapi.json");
+    return new Response(describeApi().json, { headers: jsonHeaders() });
+  });
+  app.get(`${basePath}/reference`, async (c) => {
+    await limit(c.env, "/reference");
+    return new Response(describeApi().html, {
         headers: {
           "content-type": "text/html; charset=utf-8",
           "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
         },
-      }),
-  );
-  app.notFound(
-    () =>
-      new Response(JSON.stringify({ code: "NOT_FOUND", message: MESSAGES.NOT_FOUND }), {
-        status: 404,
-        headers: jsonHeaders(),
-      }),
-  );
+    });
+  });
+  app.notFound(async (c) => {
+    try {
+      await limit(c.env, UNMATCHED_ROUTE);
+    } catch (error) {
+      return errorResponse(runtime, error, c.req.raw);
+    }
+    return new Response(JSON.stringify({ code: "NOT_FOUND", message: MESSAGES.NOT_FOUND }), {
+      status: 404,
+      headers: jsonHeaders(),
+    });
+  });
   app.onError((error, c) => errorResponse(runtime, error, c.req.raw));
 
   return {
@@ -152,16 +168,6 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
       const ip = runtime.config.advanced.ipAddress.disableIpTracking
         ? ""
         : clientIp((name) => request.headers.get(name), env.remoteAddress, ipHeaders);
-      if (runtime.config.rateLimitEnabled) {
-        const pathname = new URL(request.url).pathname;
-        if (pathname.startsWith(basePath)) {
-          try {
-            await limiter.check(ip || "unknown", normalizePath(pathname.slice(basePath.length)));
-          } catch (error) {
-            return errorResponse(runtime, error, request);
-          }
-        }
-      }
       return app.fetch(request, { ...env, ip });
     },
   };

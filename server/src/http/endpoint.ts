@@ -67,6 +67,18 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
    * `Referrer-Policy: no-referrer`, so no cache keeps it and no next page's Referer leaks it.
    */
   carriesToken?: boolean;
+  /**
+   * The route's rate limit (http/rate-limit.ts), declared with the route rather than matched by path, so a route
+   * that checks a password is limited by saying so: "credential" for every route that checks or sets a password or
+   * signs in (3 per 10 s per client), "mail" for the routes that mail a link to an address (3 per 60 s), or a rule of
+   * its own. Unset: the default rule. `rateLimit.customRules` override all of these.
+   */
+  rateLimit?: RateLimitDeclaration;
+  /**
+   * Answer only clients on this machine: the socket's address is loopback, the Host names this machine, and no proxy
+   * relayed the request (http/client-ip.ts isLocalRequest). Anyone else is told 404. In-process calls pass.
+   */
+  loopbackOnly?: boolean;
   /** Body fields holding URLs that must be trusted callbacks (checked before the handler runs). */
   callbackFields?: readonly CallbackField[];
   /** The success answer's shape, for the OpenAPI document. */
@@ -75,6 +87,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   tags: readonly string[];
   handler(ctx: EndpointContext<z.output<B>, z.output<Q>>): Promise<R>;
 }
+
+export type RateLimitDeclaration = "credential" | "mail" | { window: number; max: number };
 
 export type CallbackField = "callbackURL" | "redirectTo" | "errorCallbackURL" | "newUserCallbackURL";
 

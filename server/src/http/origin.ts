@@ -2,6 +2,12 @@
  * Trusted origins and callback-URL checks. An absolute URL is trusted only when its whole origin
  * (scheme, host and port) equals a trusted origin or matches a wildcard pattern; never by string prefix,
  * so `https://app.example.com.evil.test` does not pass for `https://app.example.com`.
+ *
+ * A pattern without a scheme (`*.example.com`) names hosts, and a host is trusted over http and https only:
+ * `javascript://x.example.com/%0aalert(1)`, `data:` or `file://x.example.com/` have that host too, and a client that
+ * navigates to such a callback runs the attacker's script. Any other scheme is trusted only when an entry names it
+ * itself (`myapp://callback`, `myapp://*.example.com`), and the schemes that run or embed content in the page
+ * (javascript, data, vbscript, blob, file, about) never are, whatever the configuration says.
  */
 
 // eslint-disable-next-line no-control-regex
@@ -43,7 +49,17 @@ export interface OriginMatcher {
   isTrustedCallback(value: string): boolean;
 }
 
-export function createOriginMatcher(trusted: readonly string[]): OriginMatcher {
+const HOST_SCHEMES = new Set(["http:", "https:"]);
+const NEVER_TRUSTED = new Set(["javascript:", "data:", "vbscript:", "blob:", "file:", "about:"]);
+
+/**
+ * `listening` adds the origins the service is reached at when BASE_URL is unset (public-base.ts); they can grow
+ * after start, when the server starts listening, so they are read on every check.
+ */
+export function createOriginMatcher(
+  trusted: readonly string[],
+  listening: () => readonly string[] = () => [],
+): OriginMatcher {
   const exact = new Set<string>();
   const patterns: { regexp: RegExp; hostOnly: boolean }[] = [];
   for (const entry of trusted) {
@@ -58,7 +74,7 @@ export function createOriginMatcher(trusted: readonly string[]): OriginMatcher {
     }
   }
 
-  const originOf = (value: string): { origin: string; host: string } | null => {
+  const originOf = (value: string): { origin: string; host: string; protocol: string } | null => {
     if (CONTROL_CHARS.test(value) || value.includes("\\")) return null;
     let url: URL;
     try {
@@ -66,16 +82,18 @@ export function createOriginMatcher(trusted: readonly string[]): OriginMatcher {
     } catch {
       return null;
     }
-    if (url.username || url.password) return null;
+    if (url.username || url.password || NEVER_TRUSTED.has(url.protocol)) return null;
     const origin = url.origin !== "null" ? url.origin : `${url.protocol}//${url.host}`;
-    return { origin, host: url.host };
+    return { origin, host: url.host, protocol: url.protocol };
   };
 
   const isTrustedOrigin = (value: string): boolean => {
     const parsed = originOf(value);
     if (!parsed) return false;
-    if (exact.has(parsed.origin)) return true;
-    return patterns.some((p) => p.regexp.test(p.hostOnly ? parsed.host : parsed.origin));
+    if (exact.has(parsed.origin) || listening().includes(parsed.origin)) return true;
+    return patterns.some((p) =>
+      p.hostOnly ? HOST_SCHEMES.has(parsed.protocol) && p.regexp.test(parsed.host) : p.regexp.test(parsed.origin),
+    );
   };
 
   return {

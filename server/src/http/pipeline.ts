@@ -186,11 +186,14 @@ function requestOrigin(call: IncomingCall): string | null {
   }
 }
 
-/** CSRF defences for state-changing HTTP calls (API-NOTES.md 1.9). */
+/**
+ * CSRF defences for state-changing HTTP calls: the Origin (else Referer) of a request carrying cookies must be
+ * trusted. Trusted means BASE_URL's origin, `trustedOrigins`, and, when BASE_URL is unset, the origins the service
+ * listens at (public-base.ts); never the origin the request's own Host header names, which the client chooses.
+ */
 function checkOrigin(runtime: Runtime, endpoint: AnyEndpoint, call: IncomingCall): void {
   if (call.server || endpoint.method === "GET" || endpoint.crossSitePost || runtime.config.advanced.disableOriginCheck) return;
-  const trusted = (origin: string) =>
-    runtime.origins.isTrustedOrigin(origin) || (!runtime.config.baseURL && origin === call.url.origin);
+  const trusted = (origin: string) => runtime.origins.isTrustedOrigin(origin);
   const origin = requestOrigin(call);
   if (call.headers.has("cookie")) {
     if (!origin || origin === "null") throw new APIError("FORBIDDEN", MESSAGES.MISSING_OR_NULL_ORIGIN);

@@ -18,6 +18,8 @@ export const redirectAnswerSchema = z.object({ url: z.string(), redirect: z.bool
 export const signInSocial = defineEndpoint({
   method: "POST",
   path: "/sign-in/social",
+  // Not a password, but a sign-in: the same per-client allowance as the other sign-in routes.
+  rateLimit: "credential",
   auth: "none",
   body: z.object({
     /** A built-in provider id (SPEC.md section 3) or the id of a configured OpenID provider. */

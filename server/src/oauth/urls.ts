@@ -1,16 +1,13 @@
 import type { EndpointContext } from "../http/endpoint.js";
+import { requireBase } from "../http/public-base.js";
 import type { OAuthProvider } from "./provider.js";
 
-/** The service's public origin: BASE_URL's when set, else the origin the request came to. */
-export function serviceOrigin(ctx: EndpointContext): string {
-  const { baseURL } = ctx.runtime.config;
-  return baseURL ? new URL(baseURL).origin : ctx.url.origin;
-}
-
-/** The public API base: `{BASE_URL or request origin}{basePath}`. */
+/**
+ * The public API base: `{BASE_URL, else the base fixed at listen time}{basePath}` (http/public-base.ts). Never the
+ * request's Host: a redirect_uri on the attacker's host would send the provider's code there.
+ */
 export function apiBase(ctx: EndpointContext): string {
-  const { baseURL, basePath } = ctx.runtime.config;
-  return (baseURL ?? ctx.url.origin).replace(/\/+$/, "") + basePath;
+  return requireBase(ctx.runtime) + ctx.runtime.config.basePath;
 }
 
 /** Where the provider sends the user back: `{apiBase}/callback/{id}` unless the provider's redirectURI says otherwise. */
@@ -18,9 +15,13 @@ export function redirectURIOf(ctx: EndpointContext, provider: OAuthProvider): st
   return provider.settings.redirectURI ?? `${apiBase(ctx)}/callback/${provider.id}`;
 }
 
-/** The web app's error page at the service origin (it reads `?error=CODE`), used when the flow named none. */
+/**
+ * The web app's error page at the service origin (it reads `?error=CODE`), used when the flow named none; a path
+ * on the same site when no base is known.
+ */
 export function defaultErrorURL(ctx: EndpointContext): string {
-  return `${serviceOrigin(ctx)}/error`;
+  const base = ctx.runtime.base.url();
+  return base ? `${new URL(base).origin}/error` : "/error";
 }
 
 export function withQuery(url: string, params: Record<string, string | undefined>): string {

@@ -1,15 +1,15 @@
 import { pickLanguage } from "../email/language.js";
 import { renderMail } from "../email/templates.js";
 import type { EndpointContext } from "../http/endpoint.js";
+import { requireBase } from "../http/public-base.js";
 import type { Invitation, Organization, User } from "../storage/index.js";
 
 /**
- * Where invitation links lead: the web app's invitation page, on `email.appURL`, else BASE_URL, else the
- * origin the inviter's request came to.
+ * Where invitation links lead: the web app's invitation page, on `email.appURL`, else BASE_URL, else the base
+ * fixed when the service started listening (never the inviter's request's Host header).
  */
 export function invitationUrl(ctx: EndpointContext, invitationId: string): string {
-  const { email, baseURL } = ctx.runtime.config;
-  const base = (email.appURL ?? baseURL ?? ctx.url.origin).replace(/\/+$/, "");
+  const base = (ctx.runtime.config.email.appURL ?? requireBase(ctx.runtime)).replace(/\/+$/, "");
   return `${base}/invitation/${encodeURIComponent(invitationId)}`;
 }
 

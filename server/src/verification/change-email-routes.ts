@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
@@ -10,6 +11,8 @@ import { sendVerificationMail } from "./mail.js";
 export const changeEmail = defineEndpoint({
   method: "POST",
   path: "/change-email",
+  // Changes what signs the user in (and mails a link): limited like the password routes.
+  rateLimit: "credential",
   auth: "sensitive",
   body: z.object({ newEmail: z.string().max(1024), callbackURL: z.string().max(2048).optional() }),
   callbackFields: ["callbackURL"],
@@ -27,6 +30,8 @@ export const changeEmail = defineEndpoint({
       throw new APIError("BAD_REQUEST", MESSAGES.COULDNT_UPDATE_EMAIL);
     }
 
+    // The mail goes to the new address while the current one is unproven, else to the current one.
+    await limitMailTo(runtime, user.emailVerified ? user.email : newEmail);
     if (!user.emailVerified) {
       // Nothing was proven about the current address, so there is nothing to protect: change it now.
       const updated = await runtime.stores.users

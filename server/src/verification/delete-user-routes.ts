@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { checkCurrentPassword } from "../credentials/credential-account.js";
 import { generateId } from "../crypto/random.js";
+import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
@@ -33,6 +34,7 @@ async function consumeOwnDeleteToken(runtime: Runtime, token: string, userId: st
 export const deleteUser = defineEndpoint({
   method: "POST",
   path: "/delete-user",
+  rateLimit: "credential",
   auth: "sensitive",
   carriesToken: true,
   body: z.object({
@@ -61,6 +63,7 @@ export const deleteUser = defineEndpoint({
       return deleteUserEverywhere(ctx, user.id);
     }
     if (options.sendDeleteAccountVerification) {
+      await limitMailTo(runtime, user.email);
       const token = newDeleteToken();
       const now = runtime.now();
       const identifier = deleteAccountIdentifier(token);

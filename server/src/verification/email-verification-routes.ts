@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { admitUser, clientInfo } from "../credentials/rules.js";
+import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
@@ -24,6 +25,7 @@ export async function sendVerificationOrFail(ctx: EndpointContext, ...args: Para
 export const sendVerificationEmail = defineEndpoint({
   method: "POST",
   path: "/send-verification-email",
+  rateLimit: "mail",
   auth: "none",
   body: z.object({ email: z.string().max(1024), callbackURL: z.string().max(2048).optional() }),
   callbackFields: ["callbackURL"],
@@ -41,9 +43,12 @@ export const sendVerificationEmail = defineEndpoint({
     if (session) {
       if (session.user.email !== email) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_MISMATCH);
       if (session.user.emailVerified) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_ALREADY_VERIFIED);
+      await limitMailTo(runtime, email);
       await sendVerificationOrFail(ctx, session.user, { callbackURL: body.callbackURL });
       return { status: true };
     }
+    // Counted for the address asked for, account or not, so a 429 says nothing about whether it has one.
+    await limitMailTo(runtime, email);
     const start = performance.now();
     inBackground(runtime, "send-verification-email", async () => {
       const user = await runtime.stores.users.findUserByEmail(email);

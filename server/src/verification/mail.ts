@@ -1,13 +1,17 @@
 import { pickLanguage } from "../email/language.js";
 import { renderMail, type MailKind } from "../email/templates.js";
 import type { EndpointContext } from "../http/endpoint.js";
+import { requireBase } from "../http/public-base.js";
 import type { User } from "../storage/models.js";
 import { issueEmailToken } from "./email-token.js";
 
-/** The public API base links in mail point at: BASE_URL when set, else the origin the request came to. */
+/**
+ * The public API base links in mail point at: BASE_URL, else the base fixed when the service started listening
+ * (http/public-base.ts). Never the request's origin: its Host header is the client's to choose, and a reset link on
+ * an attacker's host hands them the token.
+ */
 export function apiBase(ctx: EndpointContext): string {
-  const { baseURL, basePath } = ctx.runtime.config;
-  return (baseURL ?? ctx.url.origin).replace(/\/+$/, "") + basePath;
+  return requireBase(ctx.runtime) + ctx.runtime.config.basePath;
 }
 
 export function withQuery(url: string, params: Record<string, string>): string {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { checkCurrentPassword, setCredentialPassword } from "../credentials/credential-account.js";
 import { checkNewPassword, clientInfo } from "../credentials/rules.js";
 import { generateId } from "../crypto/random.js";
+import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
@@ -25,6 +26,8 @@ async function requestReset(ctx: EndpointContext<z.output<typeof forgetPasswordB
   }
   const email = normalizeEmail(body.email);
   if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+  // Counted for the address asked for, account or not, so a 429 says nothing about whether it has one.
+  await limitMailTo(runtime, email);
   const start = performance.now();
   inBackground(runtime, "request-password-reset", async () => {
     const user = await runtime.stores.users.findUserByEmail(email);
@@ -55,6 +58,7 @@ async function requestReset(ctx: EndpointContext<z.output<typeof forgetPasswordB
 export const forgetPassword = defineEndpoint({
   method: "POST",
   path: "/forget-password",
+  rateLimit: "mail",
   auth: "none",
   body: forgetPasswordBody,
   callbackFields: ["redirectTo"],
@@ -70,6 +74,7 @@ export const forgetPassword = defineEndpoint({
 export const requestPasswordReset = defineEndpoint({
   method: "POST",
   path: "/request-password-reset",
+  rateLimit: "mail",
   auth: "none",
   body: forgetPasswordBody,
   callbackFields: ["redirectTo"],
@@ -110,6 +115,7 @@ export const resetPasswordCallback = defineEndpoint({
 export const resetPassword = defineEndpoint({
   method: "POST",
   path: "/reset-password",
+  rateLimit: "credential",
   auth: "none",
   carriesToken: true,
   body: z.object({ newPassword: z.string().max(4096), token: z.string().max(4096).optional() }),
@@ -148,6 +154,7 @@ export const resetPassword = defineEndpoint({
 export const changePassword = defineEndpoint({
   method: "POST",
   path: "/change-password",
+  rateLimit: "credential",
   auth: "sensitive",
   // The answer carries the new session's token.
   carriesToken: true,
@@ -184,6 +191,7 @@ export const changePassword = defineEndpoint({
 export const setPassword = defineEndpoint({
   method: "POST",
   path: "/set-password",
+  rateLimit: "credential",
   auth: "sensitive",
   serverOnly: true,
   body: z.object({ newPassword: z.string().max(4096) }),
