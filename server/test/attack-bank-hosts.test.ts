@@ -354,14 +354,15 @@ describe("#12.3.17: the development outbox answers this machine only", () => {
   });
 
   it("#12.3.17 is 404 to a request a proxy on this machine relayed, and to a Host that is not this machine (DNS rebinding)", async () => {
-    for (const headers of [
+    const relayed: Record<string, string>[] = [
       { "x-forwarded-for": "203.0.113.5" },
       { "x-forwarded-for": "127.0.0.1" },
       { forwarded: "for=203.0.113.5" },
       { "x-real-ip": "203.0.113.5" },
       { host: "evil.test" },
       { host: `evil.test:${running.port}` },
-    ]) {
+    ];
+    for (const headers of relayed) {
       const res = await outbox("127.0.0.1", { headers });
       expect(res.status, JSON.stringify(headers)).toBe(404);
       expect(res.text).not.toContain("secret");
