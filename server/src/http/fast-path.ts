@@ -41,6 +41,7 @@ export function createGetSessionFastPath(
         const ip = runtime.config.advanced.ipAddress.disableIpTracking
           ? "unknown"
           : clientIp((name) => headerValue(req, name), req.socket.remoteAddress, ipHeaders) || "unknown";
+        // The route's declared path, the key the routed form (`/get-s%65ssion`, …) is counted under too.
         await limiter.check(ip, "/get-session");
       }
       let cookies: Map<string, string> | undefined;
