@@ -135,6 +135,15 @@ describe("social sign-in journeys", () => {
       await page.getByRole("button", { name: en.resetPassword.submit }).click();
       await headingIs(page, en.resetPassword.doneHeading);
 
+      // A reset ends every session of the account (revokeSessionsOnPasswordReset is on by default), this one too:
+      // Oscar signs in again, with the password he just chose.
+      await page.goto("/account");
+      await page.waitForURL((url) => url.pathname === "/sign-in");
+      await page.getByLabel(en.signIn.email).fill(oscar.email);
+      await page.getByLabel(en.signIn.password, { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.waitForURL((url) => url.pathname !== "/sign-in");
+
       await openAccount(page);
       expect(await connectedNames(page)).toEqual([en.account.linked.password, PROVIDER.name]);
       await page.getByLabel(en.account.password.current).waitFor();
