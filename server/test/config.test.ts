@@ -22,6 +22,23 @@ describe("configuration", () => {
     expect(Object.isFrozen(config.session)).toBe(true);
   });
 
+  it("accepts the README's block of defaults as an options file, and it gives the same configuration", () => {
+    const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
+    const block = /### Options[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const documented = JSON.parse(block!) as Record<string, unknown>;
+    const fromReadme = resolveConfig({ ...documented, secret: "s".repeat(32) } as never);
+    const fromDefaults = resolveConfig({ secret: "s".repeat(32) });
+    expect(fromReadme.session).toEqual(fromDefaults.session);
+    expect(fromReadme.database).toEqual(fromDefaults.database);
+    // `rateLimit.enabled` left out means "on, except under NODE_ENV=test"; the README writes the outcome, true.
+    expect({ ...fromReadme.rateLimit, enabled: undefined }).toEqual({ ...fromDefaults.rateLimit, enabled: undefined });
+    expect(fromReadme.rateLimitEnabled).toBe(fromDefaults.rateLimitEnabled);
+    for (const key of ["emailAndPassword", "emailVerification", "user", "organization", "admin", "username", "account", "advanced", "password"] as const) {
+      expect(fromReadme[key], key).toEqual(fromDefaults[key]);
+    }
+  });
+
   it("uses __Secure- cookies on https and under production", () => {
     expect(resolveConfig({ secret: "s".repeat(32), baseURL: "https://auth.example.com" }).cookieNames.sessionToken).toBe(
       "__Secure-better-auth.session_token",

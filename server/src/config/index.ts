@@ -51,8 +51,21 @@ export function formatZodError(error: z.ZodError, root = "options"): string {
     .join("; ");
 }
 
+/**
+ * `null` in options means "not set", as the README's block of defaults writes it (`"baseURL": null`): such keys are
+ * dropped before validation, so the default applies. Only plain objects are walked (not arrays or functions).
+ */
+function withoutNulls(value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) {
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== null) out[key] = withoutNulls(item);
+  return out;
+}
+
 export function parseOptions(input: GatehouseOptions | unknown): ParsedOptions {
-  const parsed = optionsSchema.safeParse(input ?? {});
+  const parsed = optionsSchema.safeParse(withoutNulls(input ?? {}));
   if (!parsed.success) throw new ConfigError(`Invalid configuration: ${formatZodError(parsed.error)}`);
   return parsed.data;
 }
