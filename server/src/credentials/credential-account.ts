@@ -10,12 +10,12 @@ import type { NewUser } from "../storage/users.js";
 import { usernameTakenError } from "./username.js";
 import { RESET_PASSWORD_PREFIX } from "../verification/identifiers.js";
 
-/** The account that holds a user's password: providerId "credential", accountId the user's id (API-NOTES.md 1.10). */
-export function newCredentialAccount(userId: string, hash: string, now: Date): Account {
+/** A bare account row: a provider identity of the user, with no tokens (and a password only for "credential"). */
+export function newAccountRow(userId: string, providerId: string, accountId: string, now: Date, password: string | null = null): Account {
   return {
     id: generateId(),
-    accountId: userId,
-    providerId: "credential",
+    accountId,
+    providerId,
     userId,
     accessToken: null,
     refreshToken: null,
@@ -23,10 +23,15 @@ export function newCredentialAccount(userId: string, hash: string, now: Date): A
     accessTokenExpiresAt: null,
     refreshTokenExpiresAt: null,
     scope: null,
-    password: hash,
+    password,
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** The account that holds a user's password: providerId "credential", accountId the user's id (API-NOTES.md 1.10). */
+export function newCredentialAccount(userId: string, hash: string, now: Date): Account {
+  return newAccountRow(userId, "credential", userId, now, hash);
 }
 
 /**

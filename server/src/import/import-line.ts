@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { newCredentialAccount } from "../credentials/credential-account.js";
+import { newAccountRow, newCredentialAccount } from "../credentials/credential-account.js";
 import { importedPasswordHash, type FirebaseHashConfig, type HashFormat } from "../credentials/hash-formats.js";
 import { normalizeUsername } from "../credentials/username.js";
 import { generateId } from "../crypto/random.js";
@@ -113,21 +113,7 @@ export function parseImportLine(
     const key = providerAccountKey(entry.providerId, entry.accountId);
     if (providerKeys.includes(key)) return { ok: false, reason: `accounts.${index}: listed twice` };
     providerKeys.push(key);
-    accounts.push({
-      id: generateId(),
-      accountId: entry.accountId,
-      providerId: entry.providerId,
-      userId,
-      accessToken: null,
-      refreshToken: null,
-      idToken: null,
-      accessTokenExpiresAt: null,
-      refreshTokenExpiresAt: null,
-      scope: null,
-      password: null,
-      createdAt,
-      updatedAt: createdAt,
-    });
+    accounts.push(newAccountRow(userId, entry.providerId, entry.accountId, createdAt));
   }
 
   return {
