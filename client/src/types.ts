@@ -505,6 +505,45 @@ export interface AdminUserData {
   user: User;
 }
 
+/** GET /admin/get-user: the user, with what the service decides about them for the caller. */
+export interface AdminUserDetail extends User {
+  /** A site administrator (one of the configured administrator roles, or one of the administrator ids). */
+  administrator: boolean;
+  /** Whether impersonate-user would accept this user from the caller now (not an administrator, not banned). */
+  impersonable: boolean;
+}
+
+/** POST /admin/has-permission: over HTTP it always answers for the caller's own roles. */
+export interface AdminHasPermissionBody {
+  permissions: Record<string, string[]>;
+}
+
+/** GET /admin/list-organizations: every organization, whoever its members are (administrators only). */
+export interface AdminListOrganizationsQuery {
+  /** Matched anywhere in the name or the slug, in any case. */
+  searchValue?: string;
+  limit?: number;
+  offset?: number;
+  sortBy?: "createdAt" | "name" | "slug";
+  sortDirection?: "asc" | "desc";
+}
+
+export interface AdminOrganization extends Organization {
+  memberCount: number;
+}
+
+export interface AdminListOrganizationsData {
+  organizations: AdminOrganization[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** GET /admin/get-organization: one organization with its members (the first 1000, oldest first). */
+export interface AdminOrganizationDetail extends AdminOrganization {
+  members: MemberWithUser[];
+}
+
 export interface AdminUserIdBody {
   userId: string;
 }

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import type { AdminListUsersData, User } from "../src/index.js";
+import type {
+  AdminListOrganizationsData,
+  AdminListUsersData,
+  AdminOrganizationDetail,
+  AdminUserDetail,
+  User,
+} from "../src/index.js";
 import { nodeClient, PASSWORD, signUpFresh, startTestServer, uniqueEmail, type TestServer } from "./helpers.js";
 
 describe("admin route methods against a real server", () => {
@@ -33,6 +39,9 @@ describe("admin route methods against a real server", () => {
       client.admin.listUserSessions,
       client.admin.revokeUserSession,
       client.admin.revokeUserSessions,
+      client.admin.hasPermission,
+      client.admin.listOrganizations,
+      client.admin.getOrganization,
     ]) {
       expect(typeof method).toBe("function");
     }
@@ -122,5 +131,53 @@ describe("admin route methods against a real server", () => {
     expect(stopped.error).toBeNull();
     const after = await acting.client.getSession();
     expect(after.data).toMatchObject({ user: { id: me.id }, session: { impersonatedBy: null } });
+  });
+
+  it("#14: lists every organization and reads one with its members, though the administrator is in none", async () => {
+    const owner = nodeClient(server.url);
+    const { user } = await signUpFresh(owner.client, "Organization Owner");
+    const slug = `admin-view-${Date.now().toString(36)}`;
+    const created = await owner.client.organization.create({ name: "Admin View Co", slug });
+    expect(created.error).toBeNull();
+    const id = created.data!.id;
+
+    const listed = await admin.client.admin.listOrganizations({ searchValue: slug, limit: 10, sortBy: "name", sortDirection: "asc" });
+    expect(listed.error).toBeNull();
+    expectTypeOf(listed.data!).toEqualTypeOf<AdminListOrganizationsData>();
+    expect(listed.data).toMatchObject({ total: 1, limit: 10, offset: 0, organizations: [{ id, slug, name: "Admin View Co", memberCount: 1 }] });
+
+    const read = await admin.client.admin.getOrganization({ id });
+    expectTypeOf(read.data!).toEqualTypeOf<AdminOrganizationDetail>();
+    expect(read.data).toMatchObject({ id, memberCount: 1, members: [{ userId: user.id, role: "owner", user: { name: "Organization Owner" } }] });
+    expect((await admin.client.admin.getOrganization({ id: "no-such-organization" })).error).toMatchObject({
+      status: 404,
+      code: "ORGANIZATION_NOT_FOUND",
+    });
+    expect((await owner.client.admin.listOrganizations()).error?.status).toBe(403);
+  });
+
+  it("#14: asks has-permission for the caller's own roles", async () => {
+    expect(await admin.client.admin.hasPermission({ permissions: { user: ["ban"], organization: ["list"] } })).toEqual({
+      data: { error: null, success: true },
+      error: null,
+    });
+    const { client } = nodeClient(server.url);
+    await signUpFresh(client);
+    expect((await client.admin.hasPermission({ permissions: { user: ["ban"] } })).data).toEqual({ error: null, success: false });
+  });
+
+  it("#14: edits a user's name and email and marks the address verified; getUser says who may be impersonated", async () => {
+    const { user } = await signUpFresh(nodeClient(server.url).client, "Before Rename");
+    const read = await admin.client.admin.getUser({ id: user.id });
+    expectTypeOf(read.data!).toEqualTypeOf<AdminUserDetail>();
+    expect(read.data).toMatchObject({ administrator: false, impersonable: true, emailVerified: false });
+
+    const email = uniqueEmail("renamed");
+    const updated = await admin.client.admin.updateUser({ userId: user.id, data: { name: "After Rename", email, emailVerified: true } });
+    expect(updated.error).toBeNull();
+    expect(updated.data).toMatchObject({ id: user.id, name: "After Rename", email, emailVerified: true });
+
+    const me = (await admin.client.getSession()).data!.user;
+    expect((await admin.client.admin.getUser({ id: me.id })).data).toMatchObject({ administrator: true, impersonable: false });
   });
 });

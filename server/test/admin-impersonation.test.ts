@@ -91,6 +91,29 @@ describe.each(DIALECTS)("impersonation on %s", (dialect) => {
       expect(res.setCookies).toHaveLength(0);
     });
 
+    it("#14: get-user tells whether impersonating the user would be accepted, as impersonate-user decides", async () => {
+      const { admin, adminUser, targetUser } = await actors();
+      const otherAdmin = await signUpAdmin(server, client());
+      const plain = await admin.get(`/admin/get-user?id=${targetUser.id}`);
+      expect(plain.body).toMatchObject({ id: targetUser.id, administrator: false, impersonable: true });
+      // Administrators, the caller among them, are refused by impersonate-user, so they are not impersonable.
+      for (const id of [otherAdmin.user.id, adminUser.id]) {
+        const res = await admin.get(`/admin/get-user?id=${id}`);
+        expect(res.body).toMatchObject({ id, administrator: true, impersonable: false });
+        expect((await admin.post("/admin/impersonate-user", { userId: id })).status).toBe(403);
+      }
+      await admin.post("/admin/ban-user", { userId: targetUser.id });
+      expect((await admin.get(`/admin/get-user?id=${targetUser.id}`)).body).toMatchObject({ impersonable: false });
+      // A ban that has run out no longer stands in the way.
+      await admin.post("/admin/ban-user", { userId: targetUser.id, banExpiresIn: 60 });
+      clock.advance(2 * 60_000);
+      try {
+        expect((await admin.get(`/admin/get-user?id=${targetUser.id}`)).body).toMatchObject({ impersonable: true });
+      } finally {
+        clock.reset();
+      }
+    });
+
     it("refuses a banned user and answers 404 for an unknown one", async () => {
       const { admin, targetUser } = await actors();
       await admin.post("/admin/ban-user", { userId: targetUser.id });
@@ -189,6 +212,14 @@ describe.each(DIALECTS)("impersonation options on %s", (dialect) => {
     const life = new Date(res.body.session.expiresAt).getTime() - before;
     expect(life).toBeGreaterThanOrEqual(600_000 - 1000);
     expect(life).toBeLessThan(660_000);
+  });
+
+  it("#14: with allowImpersonatingAdmins get-user reports administrators as impersonable", async () => {
+    const admin = new TestClient(server.base);
+    await signUpAdmin(server, admin);
+    const other = await signUpAdmin(server, new TestClient(server.base), { email: uniqueEmail("impersonable-admin") });
+    const res = await admin.get(`/admin/get-user?id=${other.user.id}`);
+    expect(res.body).toMatchObject({ id: other.user.id, administrator: true, impersonable: true });
   });
 
   it("#12.3.13: with allowImpersonatingAdmins every administrator holds impersonate-admins (has-permission says so)", async () => {

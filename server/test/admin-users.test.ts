@@ -149,6 +149,30 @@ describe.each(DIALECTS)("administrators on %s", (dialect) => {
       expect(res.body).toMatchObject({ id: user.id, name: "Renamed", email: email.toLowerCase(), emailVerified: true });
     });
 
+    it("#14: a new address set by an administrator counts as unverified, unless the same request marks it verified", async () => {
+      const c = client();
+      const { user } = await signUp(c);
+      await users().updateUser(user.id, { emailVerified: true, updatedAt: new Date() });
+      const email = uniqueEmail("Moved");
+      const moved = await admin().post("/admin/update-user", { userId: user.id, data: { email } });
+      expect(moved.status).toBe(200);
+      expect(moved.body).toMatchObject({ email: email.toLowerCase(), emailVerified: false });
+      // The same address again (in other case) is no change: the verification stays as it is.
+      await admin().post("/admin/update-user", { userId: user.id, data: { emailVerified: true } });
+      const same = await admin().post("/admin/update-user", { userId: user.id, data: { email: email.toUpperCase(), name: "Moved" } });
+      expect(same.body).toMatchObject({ email: email.toLowerCase(), emailVerified: true, name: "Moved" });
+      const marked = await admin().post("/admin/update-user", {
+        userId: user.id,
+        data: { email: uniqueEmail("Marked"), emailVerified: true },
+      });
+      expect(marked.body.emailVerified).toBe(true);
+      // Marking an address verified on its own: what the console's "verified" box sends.
+      await admin().post("/admin/update-user", { userId: user.id, data: { emailVerified: false } });
+      const verified = await admin().post("/admin/update-user", { userId: user.id, data: { emailVerified: true } });
+      expect(verified.body.emailVerified).toBe(true);
+      expect((await c.get("/get-session?disableCookieCache=true")).body.user).toMatchObject({ emailVerified: true, name: "Moved" });
+    });
+
     it("refuses empty data, a password, the id, unknown fields, a taken email, and banning oneself", async () => {
       const { user } = await signUp(client());
       const other = await signUp(client());
@@ -162,6 +186,7 @@ describe.each(DIALECTS)("administrators on %s", (dialect) => {
         [{ userId: user.id, data: { id: "another" } }, 400, "USER_ID_CANNOT_BE_UPDATED"],
         [{ userId: user.id, data: { createdAt: "2020-01-01T00:00:00Z" } }, 400, "FIELD_NOT_ALLOWED"],
         [{ userId: user.id, data: { email: other.email } }, 400, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"],
+        [{ userId: user.id, data: { email: ` ${other.email.toUpperCase()} ` } }, 400, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"],
         [{ userId: adminId, data: { banned: true } }, 400, "YOU_CANNOT_BAN_YOURSELF"],
         [{ userId: "nobody", data: { name: "N" } }, 404, "USER_NOT_FOUND"],
       ];

@@ -3,8 +3,8 @@ import { admitUser, bannedUserError, clientInfo, isBanned } from "../credentials
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { publicSession, publicSessionSchema, publicUser, publicUserSchema } from "../user/public.js";
-import { hasPermission, isAdministrator } from "./access.js";
 import { findTargetUser, requirePermission, userIdSchema } from "./guard.js";
+import { impersonationRefusal } from "./impersonations.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
 const sessionAndUser = z.object({ session: publicSessionSchema, user: publicUserSchema });
@@ -29,7 +29,8 @@ export const impersonateUser = defineEndpoint({
     const admin = requirePermission(ctx, { user: ["impersonate"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_IMPERSONATE_USERS);
     const target = await findTargetUser(runtime, body.userId);
     // An administrator (by role or by adminUserIds) is impersonated only with allowImpersonatingAdmins, by anyone.
-    if (isAdministrator(options, target) && !hasPermission(options, admin.user, { user: ["impersonate-admins"] })) {
+    // A ban is checked below by admitUser, which also lifts one that has run out.
+    if (impersonationRefusal(options, admin.user, target, runtime.now()) === "administrator") {
       throw new APIError("FORBIDDEN", ADMIN_MESSAGES.YOU_CANNOT_IMPERSONATE_ADMINS);
     }
     const user = await admitUser(runtime, target);

@@ -2,7 +2,7 @@ import type { Config } from "../config/index.js";
 import { isBanned } from "../credentials/rules.js";
 import type { Stores } from "../storage/index.js";
 import type { User } from "../storage/models.js";
-import { isAdministrator } from "./access.js";
+import { hasPermission, isAdministrator } from "./access.js";
 
 /**
  * An impersonation lasts only while the administrator who opened it may hold it. Called with a user as they are
@@ -20,4 +20,23 @@ export async function endImpersonationsIfNoLongerAdmin(
   if (isBanned(user, now) || !isAdministrator(config.admin, user)) {
     await stores.sessions.deleteSessionsImpersonatedBy(user.id);
   }
+}
+
+/**
+ * Why impersonate-user would refuse `caller` acting as `target` now, or null when it would accept: the caller
+ * lacks user:impersonate; the target is an administrator (by role or adminUserIds) and the caller does not hold
+ * impersonate-admins (only admin.allowImpersonatingAdmins grants it); or a ban on the target still holds. The
+ * route applies it, and get-user reports it, so an application offers only what will be accepted.
+ */
+export function impersonationRefusal(
+  config: Config["admin"],
+  caller: Pick<User, "id" | "role">,
+  target: User,
+  now: Date,
+): "not-allowed" | "administrator" | "banned" | null {
+  if (!hasPermission(config, caller, { user: ["impersonate"] })) return "not-allowed";
+  if (isAdministrator(config, target) && !hasPermission(config, caller, { user: ["impersonate-admins"] })) {
+    return "administrator";
+  }
+  return isBanned(target, now) ? "banned" : null;
 }

@@ -10,8 +10,9 @@ import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { nameSchema } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
 import { removeUserAndData } from "../user/remove-user.js";
+import { isAdministrator } from "./access.js";
 import { findTargetUser, requirePermission, roleInputSchema, toRoleString, userIdSchema } from "./guard.js";
-import { endImpersonationsIfNoLongerAdmin } from "./impersonations.js";
+import { endImpersonationsIfNoLongerAdmin, impersonationRefusal } from "./impersonations.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 import { adminUserData, checkAdminUserChanges } from "./user-changes.js";
 
@@ -65,12 +66,22 @@ export const getUser = defineEndpoint({
   path: "/admin/get-user",
   auth: "sensitive",
   query: z.object({ id: userIdSchema }),
-  response: publicUserSchema,
-  summary: "One user by id",
+  response: publicUserSchema.extend({
+    administrator: z.boolean().describe("Whether the user is a site administrator (admin.adminRoles or adminUserIds)"),
+    impersonable: z.boolean().describe("Whether impersonate-user would accept this user from the caller now"),
+  }),
+  summary: "One user by id, with whether they are an administrator and whether the caller may impersonate them",
   tags: TAGS,
   async handler(ctx) {
-    requirePermission(ctx, { user: ["get"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_GET_USER);
-    return publicUser(await findTargetUser(ctx.runtime, ctx.query.id));
+    const admin = requirePermission(ctx, { user: ["get"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_GET_USER);
+    const user = await findTargetUser(ctx.runtime, ctx.query.id);
+    const { config, now } = ctx.runtime;
+    // The server's own rules, so an application offers impersonation only where it will be accepted.
+    return {
+      ...publicUser(user),
+      administrator: isAdministrator(config.admin, user),
+      impersonable: impersonationRefusal(config.admin, admin.user, user, now()) === null,
+    };
   },
 });
 
@@ -88,6 +99,10 @@ export const adminUpdateUser = defineEndpoint({
     if (Object.keys(body.data).length === 0) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NO_DATA_TO_UPDATE);
     const target = await findTargetUser(runtime, body.userId);
     const changes = await checkAdminUserChanges(ctx, body.data, target.id);
+    // A new address is unproven: it counts as unverified unless the same request says it is verified.
+    if (changes.email !== undefined && changes.email !== target.email && changes.emailVerified === undefined) {
+      changes.emailVerified = false;
+    }
     if (changes.banned && target.id === admin.user.id) {
       throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_BAN_YOURSELF);
     }
