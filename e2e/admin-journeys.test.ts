@@ -1,17 +1,28 @@
-import type { Browser, Page } from "playwright-core";
+import { join } from "node:path";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
-import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { heading, signUpByApi, text } from "./helpers/pages.js";
+import { ru } from "../web/src/i18n/ru.js";
+import { LANGUAGE_STORAGE_KEY } from "../web/src/i18n/languages.js";
+import { signUpWithSession } from "./helpers/api.js";
+import { expectNoAxeViolations } from "./helpers/axe.js";
+import { ARTIFACTS, launchBrowser, pageOpener, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
+import { heading, headingIs, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
  * An administrator's journeys through the built web app against the real service: find a user, ban and
- * unban them (their sign-in fails meanwhile with the ban message), act as them and stop. Pages are
- * photographed at desktop and phone sizes into e2e/artifacts/.
+ * unban them (their sign-in fails meanwhile with the ban message), act as them and stop. Then what issue #14
+ * found: a phone's users table that hid Role, Status and Created in a scroller, an impersonation banner that
+ * scrolled away, "Impersonate user" offered for administrators (whom the service refuses), no organizations
+ * view, and no way to edit a user's name or email or mark the address verified. Pages are photographed at
+ * desktop and phone sizes into e2e/artifacts/ and checked with axe-core.
  */
 
 const ROOT = { name: "Rita Root", email: "rita@example.com", password: "administrator-password-1" };
+const ADA = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine-1843" };
+const ORGANIZATION = { name: "Analytical Engines", slug: "analytical-engines" };
+const a = en.admin;
 const GRACE = { name: "Grace Hopper", email: "grace@example.com", password: "cobol-compiler-1959" };
 const BAN_MESSAGE = "You have been banned from this application. Please contact support if you believe this is an error.";
 
@@ -37,14 +48,93 @@ async function fillSignIn(page: Page, user: { email: string; password: string })
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
 
+/** Screenshots at both sizes, then axe-core on what the page shows. */
+async function look(page: Page, name: string): Promise<void> {
+  await screenshotBothSizes(page, name);
+  await expectNoAxeViolations(page, name);
+}
+
+/** Where an element is drawn, relative to the window. */
+const rect = (locator: Locator) =>
+  locator.evaluate((element) => {
+    const { top, bottom, left, right } = element.getBoundingClientRect();
+    return { top, bottom, left, right };
+  });
+
+/** Whether the element is drawn whole inside the window, neither scrolled off nor cut at a side. */
+async function inWindow(locator: Locator): Promise<boolean> {
+  const box = await rect(locator);
+  const size = locator.page().viewportSize()!;
+  return box.top >= 0 && box.left >= 0 && box.bottom <= size.height + 0.5 && box.right <= size.width + 0.5;
+}
+
+/** Whether the page, or a scroller on it, would need a sideways scroll to show everything. */
+const scrollsSideways = (page: Page) =>
+  page.evaluate(() =>
+    [document.documentElement, ...Array.from(document.querySelectorAll("main *"))].some(
+      (element) => element.scrollWidth > element.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(element).overflowX),
+    ) || document.documentElement.scrollWidth > window.innerWidth,
+  );
+
+/** Every cell of every row of a table, which at phone size must all be shown: none hidden, none off to the side. */
+async function expectEveryCellShown(page: Page, table: Locator): Promise<void> {
+  const cells = table.getByRole("cell");
+  const count = await cells.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) {
+    const cell = cells.nth(i);
+    expect(await cell.isVisible(), `cell ${i}: ${await cell.textContent()}`).toBe(true);
+    const box = await rect(cell);
+    expect(box.right, `cell ${i} ends inside the window`).toBeLessThanOrEqual(page.viewportSize()!.width);
+    expect(box.left).toBeGreaterThanOrEqual(0);
+  }
+  expect(await scrollsSideways(page)).toBe(false);
+}
+
+/**
+ * #14: the impersonation banner and its Stop button stay in the window however far the page is scrolled, at
+ * desktop and phone sizes; in the signed-in frame the header stays too, below it rather than under it.
+ */
+async function expectBannerInView(
+  page: Page,
+  { belowIt, name, messages = en }: { belowIt: "header" | "nothing"; name?: string; messages?: { impersonation: { stop: string } } },
+): Promise<void> {
+  const banner = page.getByRole("region", { name: messages.impersonation.stop });
+  const stop = banner.getByRole("button", { name: messages.impersonation.stop });
+  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await inWindow(banner), `banner at ${viewport.width} px`).toBe(true);
+    expect(await inWindow(stop), `stop button at ${viewport.width} px`).toBe(true);
+    if (name) {
+      // What the window shows at the bottom of the page (the full-page screenshots start at the top).
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport.width}.png`), animations: "disabled" });
+    }
+    if (belowIt === "header") {
+      const header = page.getByRole("banner");
+      expect((await rect(header)).top).toBeGreaterThanOrEqual((await rect(banner)).bottom - 1);
+      expect(await inWindow(header)).toBe(true);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
 describe("administrator journeys", () => {
   let graceId = "";
+  let adaId = "";
+  let organizationId = "";
 
   beforeAll(async () => {
     [service, browser] = await Promise.all([startService(), launchBrowser()]);
     [admin, grace] = await Promise.all([newPage(), newPage()]);
     await signUpByApi(service.url, ROOT);
     await signUpByApi(service.url, GRACE);
+    // Ada owns an organization the administrator is no member of.
+    const ada = await signUpWithSession(service.url, ADA);
+    adaId = ada.userId;
+    organizationId = (await ada.call<{ id: string }>("/organization/create", ORGANIZATION)).id;
     // No route hands out the first administrator role: storage does, as `gatehouse create-admin` would.
     const { users } = service.gatehouse.runtime.stores;
     const root = await users.findUserByEmail(ROOT.email);
@@ -75,8 +165,27 @@ describe("administrator journeys", () => {
     await admin.waitForURL((url) => url.pathname === "/admin");
     expect(await text(heading(admin))).toBe(en.admin.title);
     await admin.getByRole("table", { name: en.admin.listLabel }).waitFor();
-    await admin.getByText(fill(en.admin.range, { from: "1", to: "2", total: "2" })).waitFor();
-    await screenshotBothSizes(admin, "admin-users");
+    await admin.getByText(fill(en.admin.range, { from: "1", to: "3", total: "3" })).waitFor();
+    await look(admin, "admin-users");
+  });
+
+  it("#14: on a phone every user row shows its role, status and creation date, with no sideways scroller", async () => {
+    const table = admin.getByRole("table", { name: a.listLabel });
+    await admin.setViewportSize(VIEWPORTS.phone);
+    try {
+      await expectEveryCellShown(admin, table);
+      const rita = table.getByRole("row").filter({ hasText: ROOT.email });
+      for (const shown of [a.roleAdmin, a.active]) expect(await rita.getByText(shown, { exact: true }).isVisible()).toBe(true);
+      // Each value carries its column's name where the header row is out of sight.
+      for (const label of [a.columnRole, a.columnStatus, a.columnCreated]) {
+        expect(await rita.getByText(label, { exact: true }).isVisible()).toBe(true);
+      }
+    } finally {
+      await admin.setViewportSize(VIEWPORTS.desktop);
+    }
+    // On a desktop the header row names the columns, once.
+    expect(await table.getByRole("columnheader", { name: a.columnCreated }).isVisible()).toBe(true);
+    expect(await table.getByText(a.columnCreated, { exact: true }).filter({ visible: true }).count()).toBe(1);
   });
 
   it("says why the list could not be loaded, and loads it again on request", async () => {
@@ -91,19 +200,19 @@ describe("administrator journeys", () => {
     const retry = admin.getByRole("button", { name: en.common.tryAgain });
     await retry.waitFor();
     expect(await admin.getByRole("table", { name: en.admin.listLabel }).count()).toBe(0);
-    await screenshotBothSizes(admin, "admin-users-failed");
+    await look(admin, "admin-users-failed");
 
     await retry.click();
     await admin.getByText(fill(en.admin.range, { from: "1", to: "1", total: "1" })).waitFor();
     expect(await retry.count()).toBe(0);
     await admin.getByLabel(en.admin.search).fill("");
-    await admin.getByText(fill(en.admin.range, { from: "1", to: "2", total: "2" })).waitFor();
+    await admin.getByText(fill(en.admin.range, { from: "1", to: "3", total: "3" })).waitFor();
   });
 
   it("finds a user by search and shows the empty state for no match", async () => {
     await admin.getByLabel(en.admin.search).fill("nobody-like-this");
     await admin.getByText(en.admin.empty).waitFor();
-    await screenshotBothSizes(admin, "admin-users-empty");
+    await look(admin, "admin-users-empty");
 
     await admin.getByLabel(en.admin.search).fill("grace@");
     await admin.getByText(fill(en.admin.range, { from: "1", to: "1", total: "1" })).waitFor();
@@ -111,7 +220,7 @@ describe("administrator journeys", () => {
     await admin.waitForURL((url) => url.pathname === `/admin/users/${graceId}`);
     expect(await text(heading(admin))).toBe(GRACE.name);
     await admin.getByRole("list", { name: en.admin.user.sessionsLabel }).waitFor();
-    await screenshotBothSizes(admin, "admin-user");
+    await look(admin, "admin-user");
   });
 
   it("bans the user: their sign-in fails with the ban message; unbanning lets them in again", async () => {
@@ -122,7 +231,10 @@ describe("administrator journeys", () => {
     await admin.getByText(fill(en.admin.user.bannedReason, { reason: "Spamming the forum" })).waitFor();
     // Banning ended her sessions.
     await admin.getByText(en.admin.user.noSessions).waitFor();
-    await screenshotBothSizes(admin, "admin-user-banned");
+    await look(admin, "admin-user-banned");
+    // A banned user cannot be impersonated: the card says so instead of offering a button that would fail.
+    expect(await admin.getByRole("button", { name: a.user.impersonate }).count()).toBe(0);
+    await admin.getByText(a.user.cannotImpersonateBanned).waitFor();
 
     await fillSignIn(grace, GRACE);
     await grace.getByText(BAN_MESSAGE).waitFor();
@@ -141,15 +253,17 @@ describe("administrator journeys", () => {
     const banner = admin.getByText(fill(en.impersonation.banner, { name: GRACE.name, email: GRACE.email }));
     await banner.waitFor();
     expect(await admin.getByRole("link", { name: en.nav.admin }).count()).toBe(0);
-    await screenshotBothSizes(admin, "impersonating");
+    await look(admin, "impersonating");
 
     await admin.getByRole("link", { name: en.nav.account, exact: true }).click();
     await admin.waitForURL((url) => url.pathname === "/account");
     await banner.waitFor();
+    await expectBannerInView(admin, { belowIt: "header", name: "impersonating-scrolled" });
     // Pages outside the signed-in frame show it too.
     await admin.goto("/no-such-page");
     expect(await text(heading(admin))).toBe(en.notFound.heading);
     await banner.waitFor();
+    await expectBannerInView(admin, { belowIt: "nothing" });
     await admin.goto("/account");
     await banner.waitFor();
 
@@ -158,5 +272,148 @@ describe("administrator journeys", () => {
     await admin.getByRole("heading", { level: 1, name: GRACE.name }).waitFor();
     expect(await banner.count()).toBe(0);
     await admin.getByRole("link", { name: en.nav.admin }).waitFor();
+  });
+
+  it("#14: does not offer to impersonate an administrator, and says why", async () => {
+    const rita = (await service.gatehouse.runtime.stores.users.findUserByEmail(ROOT.email))!;
+    await admin.goto(`/admin/users/${rita.id}`);
+    await headingIs(admin, ROOT.name);
+    await admin.getByText(a.user.cannotImpersonateAdmin).waitFor();
+    expect(await admin.getByRole("button", { name: a.user.impersonate }).count()).toBe(0);
+    await look(admin, "admin-user-administrator");
+    // Another user is offered it.
+    await admin.goto(`/admin/users/${graceId}`);
+    await headingIs(admin, GRACE.name);
+    await admin.getByRole("button", { name: a.user.impersonate }).waitFor();
+  });
+
+  it("#14: edits a user's name and email; a new address is unverified until marked verified", async () => {
+    const p = a.user.profile;
+    await admin.goto(`/admin/users/${graceId}`);
+    await headingIs(admin, GRACE.name);
+    const name = admin.getByLabel(p.name, { exact: true });
+    const email = admin.getByLabel(p.email, { exact: true });
+    const verified = admin.getByLabel(p.verified);
+    expect(await name.inputValue()).toBe(GRACE.name);
+
+    // Someone else's address (in another case) is refused beside the field.
+    await email.fill(ROOT.email.toUpperCase());
+    await admin.getByRole("button", { name: p.save }).click();
+    await admin.getByText(p.emailTaken).waitFor();
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    await look(admin, "admin-user-profile-error");
+
+    // Marked verified by hand, then a new address: the box clears itself, and the saved address is unverified.
+    await email.fill(GRACE.email);
+    await verified.check();
+    await admin.getByRole("button", { name: p.save }).click();
+    await admin.getByText(p.saved).waitFor();
+    await admin.getByText(a.user.emailVerified, { exact: true }).waitFor();
+    await name.fill("Grace Brewster Hopper");
+    await email.fill("grace.hopper@example.com");
+    expect(await verified.isChecked()).toBe(false);
+    await admin.getByRole("button", { name: p.save }).click();
+    await admin.getByText(p.saved).waitFor();
+    await headingIs(admin, "Grace Brewster Hopper");
+    await admin.getByText(a.user.emailUnverified, { exact: true }).waitFor();
+    let stored = (await service.gatehouse.runtime.stores.users.findUserById(graceId))!;
+    expect(stored).toMatchObject({ name: "Grace Brewster Hopper", email: "grace.hopper@example.com", emailVerified: false });
+
+    await verified.check();
+    await admin.getByRole("button", { name: p.save }).click();
+    await admin.getByText(p.saved).waitFor();
+    await admin.getByText(a.user.emailVerified, { exact: true }).waitFor();
+    stored = (await service.gatehouse.runtime.stores.users.findUserById(graceId))!;
+    expect(stored.emailVerified).toBe(true);
+    await look(admin, "admin-user-profile-saved");
+
+    // She signs in with the new address.
+    await fillSignIn(grace, { email: "grace.hopper@example.com", password: GRACE.password });
+    await grace.waitForURL((url) => url.pathname === "/");
+  });
+
+  it("#14: lists every organization, though the administrator belongs to none, and opens one with its members", async () => {
+    const o = a.organizations;
+    await admin.goto("/admin");
+    await admin.getByRole("navigation", { name: a.sections }).getByRole("link", { name: o.title }).click();
+    await admin.waitForURL((url) => url.pathname === "/admin/organizations");
+    await headingIs(admin, o.title);
+    const table = admin.getByRole("table", { name: o.listLabel });
+    const row = table.getByRole("row").filter({ hasText: ORGANIZATION.name });
+    await row.waitFor();
+    expect(await row.getByRole("cell").nth(1).textContent()).toContain("1");
+    await look(admin, "admin-organizations");
+    await admin.setViewportSize(VIEWPORTS.phone);
+    try {
+      await expectEveryCellShown(admin, table);
+    } finally {
+      await admin.setViewportSize(VIEWPORTS.desktop);
+    }
+
+    await admin.getByLabel(o.search).fill("no-such-organization");
+    await admin.getByText(o.noMatch).waitFor();
+    await look(admin, "admin-organizations-empty");
+    await admin.getByLabel(o.search).fill("ANALYTICAL");
+    await admin.getByText(fill(a.range, { from: "1", to: "1", total: "1" })).waitFor();
+
+    await table.getByRole("link", { name: ORGANIZATION.name }).click();
+    await admin.waitForURL((url) => url.pathname === `/admin/organizations/${organizationId}`);
+    await headingIs(admin, ORGANIZATION.name);
+    const members = admin.getByRole("table", { name: o.membersHeading });
+    const ada = members.getByRole("row").filter({ hasText: ADA.email });
+    await ada.getByText(en.organization.roles.owner, { exact: true }).waitFor();
+    await admin.getByText(fill(o.memberCount, { count: "1" })).waitFor();
+    await look(admin, "admin-organization");
+    await admin.setViewportSize(VIEWPORTS.phone);
+    try {
+      await expectEveryCellShown(admin, members);
+    } finally {
+      await admin.setViewportSize(VIEWPORTS.desktop);
+    }
+
+    // A member leads to their user page.
+    await ada.getByRole("link", { name: ADA.name }).click();
+    await admin.waitForURL((url) => url.pathname === `/admin/users/${adaId}`);
+    await headingIs(admin, ADA.name);
+
+    // An unknown organization says so.
+    await admin.goto("/admin/organizations/no-such-id");
+    await admin.getByText(en.serverErrors.ORGANIZATION_NOT_FOUND).waitFor();
+    await admin.getByRole("link", { name: o.back }).waitFor();
+  });
+
+  it("#14: the administration pages in Russian", async () => {
+    const r = ru.admin;
+    await admin.evaluate((key) => window.localStorage.setItem(key, "ru"), LANGUAGE_STORAGE_KEY);
+    try {
+      await admin.goto("/admin");
+      await headingIs(admin, r.title);
+      await admin.getByRole("table", { name: r.listLabel }).waitFor();
+      await look(admin, "admin-users-ru");
+      await admin.goto("/admin/organizations");
+      await headingIs(admin, r.organizations.title);
+      await admin.getByRole("table", { name: r.organizations.listLabel }).waitFor();
+      await look(admin, "admin-organizations-ru");
+      await admin.goto(`/admin/organizations/${organizationId}`);
+      await headingIs(admin, ORGANIZATION.name);
+      await look(admin, "admin-organization-ru");
+      await admin.goto(`/admin/users/${adaId}`);
+      await headingIs(admin, ADA.name);
+      await admin.getByLabel(r.user.profile.verified).waitFor();
+      await look(admin, "admin-user-ru");
+
+      await admin.getByRole("button", { name: r.user.impersonate }).click();
+      await admin.waitForURL((url) => url.pathname === "/");
+      const banner = admin.getByText(fill(ru.impersonation.banner, { name: ADA.name, email: ADA.email }));
+      await banner.waitFor();
+      await admin.goto("/account");
+      await banner.waitFor();
+      await look(admin, "impersonating-ru");
+      await expectBannerInView(admin, { belowIt: "header", name: "impersonating-scrolled-ru", messages: ru });
+      await admin.getByRole("button", { name: ru.impersonation.stop }).click();
+      await admin.waitForURL((url) => url.pathname === `/admin/users/${adaId}`);
+    } finally {
+      await admin.evaluate((key) => window.localStorage.setItem(key, "en"), LANGUAGE_STORAGE_KEY);
+    }
   });
 });

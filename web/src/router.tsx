@@ -5,6 +5,8 @@ import { RequireAdmin } from "./components/require-admin";
 import { RequireSession } from "./components/require-session";
 import { AccountDeletedPage } from "./routes/account-deleted/account-deleted-page";
 import { AccountPage } from "./routes/account/account-page";
+import { AdminOrganizationPage } from "./routes/admin-organization/admin-organization-page";
+import { AdminOrganizationsPage } from "./routes/admin-organizations/admin-organizations-page";
 import { AdminUserPage } from "./routes/admin-user/admin-user-page";
 import { AdminPage } from "./routes/admin/admin-page";
 import { DevOutboxPage } from "./routes/dev-outbox/dev-outbox-page";
@@ -44,6 +46,8 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <AdminPage /> },
               { path: "users/:id", element: <AdminUserPage /> },
+              { path: "organizations", element: <AdminOrganizationsPage /> },
+              { path: "organizations/:id", element: <AdminOrganizationPage /> },
             ],
           },
           { path: "/organization", element: <OrganizationPage /> },

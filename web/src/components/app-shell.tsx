@@ -21,47 +21,50 @@ export function AppShell() {
       <a href="#main" className={styles.skipLink}>
         {t("app.skipToContent")}
       </a>
-      <ImpersonationBanner />
-      <header className={styles.header}>
-        <div className={styles.headerInner}>
-          <Brand compact />
-          <nav aria-label={t("app.mainNav")} className={styles.nav}>
-            <NavLink to="/" end className={linkClass}>
-              {t("nav.home")}
-            </NavLink>
-            <NavLink to="/account" className={linkClass}>
-              {t("nav.account")}
-            </NavLink>
-            {isAdmin(user) ? (
-              <NavLink to="/admin" className={linkClass}>
-                {t("nav.admin")}
+      {/* Stays at the top while the page scrolls: the impersonation banner, while there is one, and the header. */}
+      <div className={styles.top}>
+        <ImpersonationBanner />
+        <header className={styles.header}>
+          <div className={styles.headerInner}>
+            <Brand compact />
+            <nav aria-label={t("app.mainNav")} className={styles.nav}>
+              <NavLink to="/" end className={linkClass}>
+                {t("nav.home")}
               </NavLink>
-            ) : null}
-            {session.activeOrganizationId ? (
-              <NavLink to="/organization" className={linkClass}>
-                {t("organization.nav")}
+              <NavLink to="/account" className={linkClass}>
+                {t("nav.account")}
               </NavLink>
-            ) : null}
-            {/* Development builds only; the page itself shows only when the service keeps an outbox. */}
-            {import.meta.env.DEV ? (
-              <NavLink to="/dev/outbox" className={linkClass}>
-                {t("app.devOutbox")}
-              </NavLink>
-            ) : null}
-          </nav>
-          <div className={styles.user}>
-            <OrganizationSwitcher />
-            <LanguageSwitcher compact />
-            <div className={styles.person}>
-              <span className={styles.avatar}>
-                <Avatar name={user.name} image={user.image} size="sm" />
-              </span>
-              <span className={styles.userName}>{user.name}</span>
-              <SignOutButton variant="ghost" size="sm" />
+              {isAdmin(user) ? (
+                <NavLink to="/admin" className={linkClass}>
+                  {t("nav.admin")}
+                </NavLink>
+              ) : null}
+              {session.activeOrganizationId ? (
+                <NavLink to="/organization" className={linkClass}>
+                  {t("organization.nav")}
+                </NavLink>
+              ) : null}
+              {/* Development builds only; the page itself shows only when the service keeps an outbox. */}
+              {import.meta.env.DEV ? (
+                <NavLink to="/dev/outbox" className={linkClass}>
+                  {t("app.devOutbox")}
+                </NavLink>
+              ) : null}
+            </nav>
+            <div className={styles.user}>
+              <OrganizationSwitcher />
+              <LanguageSwitcher compact />
+              <div className={styles.person}>
+                <span className={styles.avatar}>
+                  <Avatar name={user.name} image={user.image} size="sm" />
+                </span>
+                <span className={styles.userName}>{user.name}</span>
+                <SignOutButton variant="ghost" size="sm" />
+              </div>
             </div>
           </div>
-        </div>
-      </header>
+        </header>
+      </div>
       <main id="main" className={styles.main}>
         <Outlet />
       </main>

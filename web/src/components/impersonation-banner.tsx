@@ -8,7 +8,7 @@ import styles from "./impersonation-banner.module.css";
 
 /**
  * While an administrator acts as another user (the session carries `impersonatedBy`), a strip at the top of
- * every page says whom they act as and lets them stop, back to their own session.
+ * every page, kept in view as the page scrolls, says whom they act as and lets them stop, back to their own session.
  */
 export function ImpersonationBanner() {
   const { t } = useTranslation();
@@ -39,7 +39,7 @@ export function ImpersonationBanner() {
         {t("impersonation.banner", { name: user.name, email: user.email })}
         {failure ? <span className={styles.failure}> {failure}</span> : null}
       </p>
-      <Button size="sm" variant="secondary" loading={stopping} loadingText={t("impersonation.stopping")} onClick={() => void stop()}>
+      <Button className={styles.button} size="sm" variant="secondary" loading={stopping} loadingText={t("impersonation.stopping")} onClick={() => void stop()}>
         {t("impersonation.stop")}
       </Button>
     </div>

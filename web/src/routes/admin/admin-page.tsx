@@ -2,7 +2,9 @@ import type { AdminListUsersQuery, AuthError, User } from "@gatehouse/client";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
+import { AdminNav } from "../../components/admin-nav";
 import { CardListState } from "../../components/card-list-state";
+import { ListPager } from "../../components/list-pager";
 import { PageHeading } from "../../components/page-heading";
 import { Alert } from "../../components/ui/alert";
 import { Badge } from "../../components/ui/badge";
@@ -13,6 +15,7 @@ import { formatDate } from "../../lib/format-time";
 import { isAdmin } from "../../lib/is-admin";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { CreateUserCard } from "./create-user-card";
+import list from "../../components/admin-list.module.css";
 import styles from "./admin-page.module.css";
 
 /** Rows per page. */
@@ -73,6 +76,7 @@ export function AdminPage() {
 
   return (
     <div className={styles.page}>
+      <AdminNav />
       <div className={styles.top}>
         <PageHeading lead={t("admin.lead")}>{t("admin.title")}</PageHeading>
         {!creating ? (
@@ -106,12 +110,12 @@ export function AdminPage() {
       ) : null}
 
       <Card flush>
-        <div className={styles.controls}>
-          <label className={`${styles.control} ${styles.search}`}>
-            <span className={styles.label}>{t("admin.search")}</span>
+        <div className={list.controls}>
+          <label className={`${list.control} ${list.search}`}>
+            <span className={list.label}>{t("admin.search")}</span>
             <input
               type="search"
-              className={styles.input}
+              className={list.input}
               value={search}
               onChange={(event) => {
                 setSearch(event.target.value);
@@ -119,10 +123,10 @@ export function AdminPage() {
               }}
             />
           </label>
-          <label className={styles.control}>
-            <span className={styles.label}>{t("admin.show")}</span>
+          <label className={list.control}>
+            <span className={list.label}>{t("admin.show")}</span>
             <select
-              className={styles.input}
+              className={list.input}
               value={filter}
               onChange={(event) => {
                 setFilter(event.target.value as Filter);
@@ -134,10 +138,10 @@ export function AdminPage() {
               <option value="banned">{t("admin.filterBanned")}</option>
             </select>
           </label>
-          <label className={styles.control}>
-            <span className={styles.label}>{t("admin.sort")}</span>
+          <label className={list.control}>
+            <span className={list.label}>{t("admin.sort")}</span>
             <select
-              className={styles.input}
+              className={list.input}
               value={sort}
               onChange={(event) => {
                 setSort(event.target.value as Sort);
@@ -154,7 +158,7 @@ export function AdminPage() {
 
         {load.state !== "ready" ? (
           // Below the filters' divider: the card-list states assume a card header above them, so add its gap.
-          <div className={styles.listState}>
+          <div className={list.listState}>
             <CardListState
               state={load.state}
               error={load.state === "failed" ? load.error : undefined}
@@ -166,74 +170,68 @@ export function AdminPage() {
         ) : null}
 
         {ready && ready.users.length === 0 ? (
-          <div className={styles.empty}>
-            <p className={styles.emptyTitle}>{t("admin.empty")}</p>
-            <p className={styles.emptyText}>{t("admin.emptyHint")}</p>
+          <div className={list.empty}>
+            <p className={list.emptyTitle}>{t("admin.empty")}</p>
+            <p className={list.emptyText}>{t("admin.emptyHint")}</p>
           </div>
         ) : null}
 
         {ready && ready.users.length > 0 ? (
           <>
-            <div className={styles.tableWrap}>
-              <table className={styles.table} aria-label={t("admin.listLabel")}>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("admin.columnName")}</th>
-                    <th scope="col">{t("admin.columnRole")}</th>
-                    <th scope="col">{t("admin.columnStatus")}</th>
-                    <th scope="col" className={styles.created}>
-                      {t("admin.columnCreated")}
-                    </th>
+            {/* The roles are spelled out: on phones the rows are laid out as blocks, which would drop a table's own. */}
+            <table role="table" className={list.table} aria-label={t("admin.listLabel")}>
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th role="columnheader" scope="col">
+                    {t("admin.columnName")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("admin.columnRole")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("admin.columnStatus")}
+                  </th>
+                  <th role="columnheader" scope="col">
+                    {t("admin.columnCreated")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody role="rowgroup">
+                {ready.users.map((user) => (
+                  <tr role="row" key={user.id}>
+                    <td role="cell">
+                      <Link className={list.primaryLink} to={`/admin/users/${encodeURIComponent(user.id)}`}>
+                        {user.name}
+                      </Link>
+                      <span className={list.secondary}>{user.email}</span>
+                    </td>
+                    <td role="cell">
+                      <span className={list.cellLabel} aria-hidden="true">
+                        {t("admin.columnRole")}
+                      </span>
+                      <span>{isAdmin(user) ? t("admin.roleAdmin") : t("admin.roleUser")}</span>
+                    </td>
+                    <td role="cell">
+                      <span className={list.cellLabel} aria-hidden="true">
+                        {t("admin.columnStatus")}
+                      </span>
+                      {user.banned ? (
+                        <Badge variant="warning">{t("admin.banned")}</Badge>
+                      ) : (
+                        <Badge variant="success">{t("admin.active")}</Badge>
+                      )}
+                    </td>
+                    <td role="cell" className={list.nowrap}>
+                      <span className={list.cellLabel} aria-hidden="true">
+                        {t("admin.columnCreated")}
+                      </span>
+                      <span>{formatDate(user.createdAt, i18n.language)}</span>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {ready.users.map((user) => (
-                    <tr key={user.id}>
-                      <td>
-                        <Link className={styles.name} to={`/admin/users/${encodeURIComponent(user.id)}`}>
-                          {user.name}
-                        </Link>
-                        <span className={styles.email}>{user.email}</span>
-                      </td>
-                      <td>{isAdmin(user) ? t("admin.roleAdmin") : t("admin.roleUser")}</td>
-                      <td>
-                        {user.banned ? (
-                          <Badge variant="warning">{t("admin.banned")}</Badge>
-                        ) : (
-                          <Badge variant="success">{t("admin.active")}</Badge>
-                        )}
-                      </td>
-                      <td className={styles.created}>{formatDate(user.createdAt, i18n.language)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <nav className={styles.paging} aria-label={t("admin.pagination")}>
-              <span className={styles.range} role="status">
-                {t("admin.range", {
-                  from: ready.offset + 1,
-                  to: ready.offset + ready.users.length,
-                  total: ready.total,
-                })}
-              </span>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={ready.offset === 0}
-                onClick={() => setOffset(Math.max(0, ready.offset - PAGE_SIZE))}
-              >
-                {t("admin.previous")}
-              </Button>
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={ready.offset + ready.users.length >= ready.total}
-                onClick={() => setOffset(ready.offset + PAGE_SIZE)}
-              >
-                {t("admin.next")}
-              </Button>
-            </nav>
+                ))}
+              </tbody>
+            </table>
+            <ListPager offset={ready.offset} count={ready.users.length} total={ready.total} pageSize={PAGE_SIZE} onOffset={setOffset} />
           </>
         ) : null}
       </Card>

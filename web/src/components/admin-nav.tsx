@@ -1,0 +1,19 @@
+import { NavLink } from "react-router";
+import { useTranslation } from "react-i18next";
+import styles from "./admin-nav.module.css";
+
+/** The administration console's sections, above each of its lists. */
+export function AdminNav() {
+  const { t } = useTranslation();
+  const linkClass = ({ isActive }: { isActive: boolean }) => `${styles.link} ${isActive ? styles.active : ""}`;
+  return (
+    <nav className={styles.nav} aria-label={t("admin.sections")}>
+      <NavLink to="/admin" end className={linkClass}>
+        {t("admin.title")}
+      </NavLink>
+      <NavLink to="/admin/organizations" end className={linkClass}>
+        {t("admin.organizations.title")}
+      </NavLink>
+    </nav>
+  );
+}
