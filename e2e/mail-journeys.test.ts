@@ -105,7 +105,7 @@ describe("mailed journeys", () => {
       expect(mail.subject).toBe("Verify your email address");
 
       await page.goto(link(mail, "/verify-email"));
-      await page.waitForURL((url) => url.pathname === "/verify-email" && url.search === "");
+      await page.waitForURL((url) => url.pathname === "/verify-email" && url.search === "?verified=true");
       await headingIs(page, en.verifyEmail.verifiedHeading);
       await screenshotBothSizes(page, "verify-email");
 
@@ -323,7 +323,7 @@ describe("mailed journeys", () => {
 
       const mail = await smtp.waitFor(karl.email, withLink("/delete-user/callback"));
       await page.goto(link(mail, "/delete-user/callback"));
-      await page.waitForURL((url) => url.pathname === "/account-deleted" && url.search === "");
+      await page.waitForURL((url) => url.pathname === "/account-deleted" && url.search === "?deleted=true");
       await headingIs(page, en.accountDeleted.heading);
       await screenshotBothSizes(page, "account-deleted");
 

@@ -111,7 +111,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const link = await verificationLink(email);
       const used = await owner.get(pathOf(link));
       expect(used.status).toBe(302);
-      expect(used.headers.get("location")).toBe("/verify-email");
+      expect(used.headers.get("location")).toBe("/verify-email?verified=true");
       expect((await owner.get("/get-session")).body.user.emailVerified).toBe(true);
       const changed = await owner.post("/change-password", {
         currentPassword: PASSWORD,
@@ -138,7 +138,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const older = await verificationLink(email);
       expect((await owner.post("/send-verification-email", { email })).status).toBe(200);
       const newer = await verificationLink(email);
-      expect((await owner.get(pathOf(newer))).headers.get("location")).toBe("/verify-email");
+      expect((await owner.get(pathOf(newer))).headers.get("location")).toBe("/verify-email?verified=true");
 
       const thief = client();
       const res = await thief.get(pathOf(older));
@@ -152,7 +152,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const [a, b] = [client(), client()];
       const answers = await Promise.all([a.get(pathOf(link)), b.get(pathOf(link))]);
       const locations = answers.map((r) => r.headers.get("location")).sort();
-      expect(locations).toEqual(["/verify-email?error=invalid_token", "/verify-email?passwordRemoved=true"]);
+      expect(locations).toEqual(["/verify-email?error=invalid_token", "/verify-email?verified=true&passwordRemoved=true"]);
       const sessions = await Promise.all([a.get("/get-session"), b.get("/get-session")]);
       expect(sessions.filter((s) => s.body?.user).length).toBe(1);
     });
@@ -190,7 +190,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const victim = client();
       const proof = await victim.get(pathOf(link));
       expect(proof.status).toBe(302);
-      expect(proof.headers.get("location")).toBe("/verify-email?passwordRemoved=true");
+      expect(proof.headers.get("location")).toBe("/verify-email?verified=true&passwordRemoved=true");
       expect((await attacker.get("/get-session")).body ?? null).toBeNull();
       const withOldPassword = await client().post("/sign-in/email", { email: victimEmail, password: PASSWORD });
       expect(withOldPassword.status).toBe(401);
@@ -204,7 +204,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const registrant = client();
       const { email } = await signUp(registrant);
       const ownLink = await verificationLink(email);
-      expect((await registrant.get(pathOf(ownLink))).headers.get("location")).toBe("/verify-email");
+      expect((await registrant.get(pathOf(ownLink))).headers.get("location")).toBe("/verify-email?verified=true");
       expect((await registrant.get("/get-session")).body.user.emailVerified).toBe(true);
       expect((await client().post("/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
 
@@ -213,7 +213,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const other = await signUp(away);
       const otherLink = await verificationLink(other.email);
       expect((await away.post("/sign-out", {})).status).toBe(200);
-      expect((await away.get(pathOf(otherLink))).headers.get("location")).toBe("/verify-email");
+      expect((await away.get(pathOf(otherLink))).headers.get("location")).toBe("/verify-email?verified=true");
       expect((await client().post("/sign-in/email", { email: other.email, password: PASSWORD })).status).toBe(200);
     });
 
@@ -233,7 +233,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const registrant = client(strict);
       const email = uniqueEmail("registrant");
       await registrant.post("/sign-up/email", { name: "R", email, password: PASSWORD });
-      expect((await registrant.get(pathOf(await verificationLink(email)))).headers.get("location")).toBe("/verify-email");
+      expect((await registrant.get(pathOf(await verificationLink(email)))).headers.get("location")).toBe("/verify-email?verified=true");
       expect((await client(strict).post("/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
       // So does one who proved the password on a refused sign-in in another browser, then opened the new link there.
       const laterEmail = uniqueEmail("later");
@@ -241,7 +241,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       await verificationLink(laterEmail);
       const phone = client(strict);
       expect((await phone.post("/sign-in/email", { email: laterEmail, password: PASSWORD })).status).toBe(403);
-      expect((await phone.get(pathOf(await verificationLink(laterEmail)))).headers.get("location")).toBe("/verify-email");
+      expect((await phone.get(pathOf(await verificationLink(laterEmail)))).headers.get("location")).toBe("/verify-email?verified=true");
       expect((await client(strict).post("/sign-in/email", { email: laterEmail, password: PASSWORD })).status).toBe(200);
     });
 
@@ -255,7 +255,7 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       const userId = ((await signedUp.json()) as { user: { id: string } }).user.id;
       const victim = new Browser();
       const proof = await victim.request("GET", await verificationLink(victimEmail));
-      expect(proof.headers.get("location")).toBe("/verify-email?passwordRemoved=true");
+      expect(proof.headers.get("location")).toBe("/verify-email?verified=true&passwordRemoved=true");
 
       person({ email: victimEmail, email_verified: true });
       const fresh = new Browser();

@@ -49,7 +49,7 @@ describe.each(DIALECTS)("mailed flows on %s", (dialect) => {
       expect(new URL(link).origin).toBe(ORIGIN);
       const res = await c.get(pathOf(link));
       expect(res.status).toBe(302);
-      expect(res.headers.get("location")).toBe("/verify-email");
+      expect(res.headers.get("location")).toBe("/verify-email?verified=true");
       expect((await c.get("/get-session")).body.user.emailVerified).toBe(true);
     });
 
@@ -317,7 +317,7 @@ describe.each(DIALECTS)("mailed flows on %s", (dialect) => {
       const next = uniqueEmail("moved");
       expect((await c.post("/change-email", { newEmail: next })).body).toEqual({ status: true });
       expect((await c.get("/get-session")).body.user.email).toBe(email);
-      const confirm = await smtp.waitFor(email, (m) => m.subject === "Confirm your new email address");
+      const confirm = await smtp.waitFor(email, (m) => m.subject === "Confirm the change of your email address");
       expect(confirm.text).toContain(next);
       const done = await c.get(pathOf(confirm.links[0]!));
       expect(done.status).toBe(302);
@@ -387,7 +387,7 @@ describe.each(DIALECTS)("mailed flows on %s", (dialect) => {
       expect(refused.headers.get("location")).toBe("/goodbye?error=invalid_token");
       const done = await c.get(pathOf(link));
       expect(done.status).toBe(302);
-      expect(done.headers.get("location")).toBe("/goodbye");
+      expect(done.headers.get("location")).toBe("/goodbye?deleted=true");
       expect(await server.gatehouse.runtime.stores.users.findUserById(user.id)).toBeNull();
     });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fromAcceptLanguage, LANGUAGE_IDS, LANGUAGES, pickLanguage, toLanguage } from "../src/email/language.js";
 import { CATALOGS } from "../src/email/locales/index.js";
-import { renderMail, type MailKind } from "../src/email/templates.js";
+import { renderMail, renderNotice, type MailKind } from "../src/email/templates.js";
 
 const KINDS: MailKind[] = ["verification", "resetPassword", "changeEmail", "deleteAccount", "invitation"];
 
@@ -55,6 +55,36 @@ describe("mail templates", () => {
         expect(mail.text).not.toContain(CATALOGS[language].ignore);
       }
     }
+  });
+
+  it.each(LANGUAGES)("#14: %s renders the password-changed and email-changed notices: what happened, what to do, no token", (language) => {
+    const password = renderNotice("passwordChanged", language, {
+      name: "Zoë <b>",
+      email: "zoe@example.com",
+      url: "https://app.example.com/forgot-password",
+    });
+    expect(password.subject).toBe(CATALOGS[language].passwordChanged.subject);
+    expect(password.text).toContain("zoe@example.com");
+    expect(password.text).toContain(CATALOGS[language].passwordChanged.advice);
+    expect(password.text).toContain(`${CATALOGS[language].passwordChanged.action}: https://app.example.com/forgot-password`);
+    expect(password.html).toContain('href="https://app.example.com/forgot-password"');
+    const email = renderNotice("emailChanged", language, { name: "Zoë <b>", email: "old@example.com", newEmail: "new@example.com" });
+    expect(email.text).toContain("old@example.com");
+    expect(email.text).toContain("new@example.com");
+    expect(email.text).not.toMatch(/https?:/);
+    for (const mail of [password, email]) {
+      expect(mail.html).toContain(`lang="${language}"`);
+      expect(mail.html).toContain("Zoë &lt;b&gt;");
+      expect(mail.html).not.toContain("<b>");
+      // A notice asks for nothing: no expiry line, no "ignore this email".
+      expect(mail.text).not.toContain(CATALOGS[language].ignore);
+      for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toMatch(/\{[a-zA-Z]+\}/);
+    }
+  });
+
+  it("#14: the confirmation sent to the current address says it asks to confirm a change, not a new address", () => {
+    expect(CATALOGS.en.changeEmail.subject).toBe("Confirm the change of your email address");
+    for (const language of LANGUAGES) expect(CATALOGS[language].changeEmail.subject).not.toBe(CATALOGS[language].verification.subject);
   });
 
   it("maps SPEC.md's numeric ids and Accept-Language to the eight languages", () => {

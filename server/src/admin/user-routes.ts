@@ -15,6 +15,7 @@ import { findTargetUser, requirePermission, roleInputSchema, toRoleString, userI
 import { endImpersonationsIfNoLongerAdmin, impersonationRefusal } from "./impersonations.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 import { adminUserData, checkAdminUserChanges } from "./user-changes.js";
+import { notifyEmailChanged, notifyPasswordChanged } from "../verification/notices.js";
 
 const TAGS = ["Admin"] as const;
 const userResponse = z.object({ user: publicUserSchema });
@@ -124,6 +125,10 @@ export const adminUpdateUser = defineEndpoint({
           : new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL);
       });
     if (!updated) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    // A proven old address hears of the change (an unproven one may not be the user's: it is not mailed).
+    if (updated.email !== target.email && target.emailVerified) {
+      notifyEmailChanged(runtime, ctx.headers, updated, target.email, updated.email);
+    }
     return publicUser(updated);
   },
 });
@@ -186,6 +191,7 @@ export const setUserPassword = defineEndpoint({
     const user = await findTargetUser(runtime, body.userId);
     const hash = await runtime.hasher.hash(body.newPassword);
     await setCredentialPassword(runtime.stores, user.id, hash, runtime.now());
+    notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };
   },
 });

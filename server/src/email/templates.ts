@@ -101,3 +101,53 @@ ${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.
 </body></html>`;
   return { subject, text, html };
 }
+
+/** Messages that tell the user something happened to their account; they carry no token and nothing expires. */
+export type NoticeKind = "passwordChanged" | "emailChanged";
+
+export interface NoticeVariables {
+  name: string;
+  /** The address the account had: the recipient. */
+  email: string;
+  /** emailChanged: the address the account has now. */
+  newEmail?: string;
+  /** passwordChanged: the app's "forgot password" page (no token in it). */
+  url?: string;
+  appName?: string;
+}
+
+export function renderNotice(kind: NoticeKind, language: Language, vars: NoticeVariables): RenderedMail {
+  const catalog: MailCatalog = CATALOGS[language];
+  const message = catalog[kind];
+  const values = { name: vars.name, email: vars.email, newEmail: vars.newEmail ?? "", appName: vars.appName ?? "Gatehouse" };
+  const subject = fill(message.subject, values);
+  const greeting = fill(catalog.greeting, values);
+  const paragraphs = [fill(message.intro, values), fill(message.advice, values)];
+  const signature = fill(catalog.signature, values);
+  const action = "action" in message && vars.url ? { label: fill(message.action, values), url: vars.url } : null;
+
+  const text = [
+    greeting,
+    "",
+    ...paragraphs.flatMap((p) => [p, ""]),
+    ...(action ? [`${action.label}: ${action.url}`, ""] : []),
+    signature,
+  ].join("\n");
+
+  const html = `<!doctype html>
+<html lang="${language}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:24px 12px">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:1px solid #e4e7eb;border-radius:12px;padding:32px">
+<tr><td>
+<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
+${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
+${action ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(action.label)}</a></p>\n<p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(action.url)}" style="color:#2457c5;word-break:break-all">${escapeHtml(action.url)}</a></p>` : ""}
+<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>
+</td></tr></table>
+</td></tr></table>
+</body></html>`;
+  return { subject, text, html };
+}

@@ -117,6 +117,8 @@ export const deleteUserCallback = defineEndpoint({
       return fail("invalid_token", new APIError("BAD_REQUEST", MESSAGES.INVALID_TOKEN));
     }
     const result = await deleteUserEverywhere(ctx, current.user.id);
-    return query.callbackURL ? redirectTo(query.callbackURL) : result;
+    // `deleted=true` marks the one answer that deleted something: the page it lands on says the account is gone
+    // only with it (a failure carries `error=…` instead).
+    return query.callbackURL ? redirectTo(withQuery(query.callbackURL, { deleted: "true" })) : result;
   },
 });

@@ -12,6 +12,7 @@ import { consumeEmailToken, verifyEmailToken, type VerifiedEmailToken } from "./
 import { EMAIL_TOKEN_PREFIX } from "./identifiers.js";
 import { clearRegistrant, isRegistrant } from "./registrant-cookie.js";
 import { sendVerificationMail, withQuery } from "./mail.js";
+import { notifyEmailChanged } from "./notices.js";
 
 /** Mails a verification link, answering 503 when the mailer refuses it. */
 export async function sendVerificationOrFail(ctx: EndpointContext, ...args: Parameters<typeof sendVerificationMail> extends [EndpointContext, ...infer R] ? R : never) {
@@ -168,9 +169,13 @@ export const verifyEmail = defineEndpoint({
       throw error;
     }
     const { user: updated, proven, passwordRemoved } = outcome;
-    // The new address must be verified in its turn (SPEC.md section 4).
-    if (claims.purpose === "change-email" && runtime.config.emailVerification.enabled) {
-      inBackground(runtime, "verify-new-email", () => sendVerificationMail(ctx, updated, { callbackURL: query.callbackURL }));
+    if (claims.purpose === "change-email") {
+      // The old address hears that the change happened (it confirmed a request; now it is no longer the account's).
+      notifyEmailChanged(runtime, ctx.headers, updated, claims.email, updated.email);
+      // The new address must be verified in its turn (SPEC.md section 4).
+      if (runtime.config.emailVerification.enabled) {
+        inBackground(runtime, "verify-new-email", () => sendVerificationMail(ctx, updated, { callbackURL: query.callbackURL }));
+      }
     }
     if (proven) clearRegistrant(ctx);
 
@@ -183,7 +188,12 @@ export const verifyEmail = defineEndpoint({
       if (admitted) await runtime.sessions.createSession(ctx, admitted, clientInfo(ctx));
     }
     if (query.callbackURL) {
-      return redirectTo(passwordRemoved ? withQuery(query.callbackURL, { passwordRemoved: "true" }) : query.callbackURL);
+      // The page the link lands on says what happened from these markers alone: `verified=true` only when the
+      // address is verified now (never on a failure, which carries `error=…` instead), `passwordRemoved=true` when
+      // this proof removed the password. An email change lands on its own callback without a marker.
+      const markers: Record<string, string> = claims.purpose === "change-email" ? {} : { verified: "true" };
+      if (passwordRemoved) markers.passwordRemoved = "true";
+      return redirectTo(Object.keys(markers).length > 0 ? withQuery(query.callbackURL, markers) : query.callbackURL);
     }
     return { status: true, user: publicUser(updated), ...(passwordRemoved ? { passwordRemoved: true } : {}) };
   },

@@ -12,6 +12,7 @@ import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
 import { newResetToken, RESET_TOKEN_PATTERN, resetPasswordIdentifier } from "./identifiers.js";
 import { apiBase, mailUser, withQuery } from "./mail.js";
+import { notifyPasswordChanged } from "./notices.js";
 
 const forgetPasswordBody = z.object({ email: z.string().max(1024), redirectTo: z.string().max(2048).optional() });
 
@@ -135,7 +136,7 @@ export const resetPassword = defineEndpoint({
     if (!(await liveResetValue(runtime, token))) throw invalid();
     // Hash outside the transaction; the token is consumed inside it, atomically with the password change.
     const hash = await runtime.hasher.hash(body.newPassword);
-    await runtime.database.db.transaction().execute(async (trx) => {
+    const user = await runtime.database.db.transaction().execute(async (trx) => {
       const stores = createStores(trx);
       const now = runtime.now();
       const consumed = await stores.verifications.consumeVerification(resetPasswordIdentifier(token), now);
@@ -146,7 +147,9 @@ export const resetPassword = defineEndpoint({
       if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
         await stores.sessions.deleteUserSessions(user.id);
       }
+      return user;
     });
+    notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };
   },
 });
@@ -182,6 +185,7 @@ export const changePassword = defineEndpoint({
       await setCredentialPassword(stores, user.id, hash, now);
       if (body.revokeOtherSessions) await stores.sessions.deleteUserSessions(user.id);
     });
+    notifyPasswordChanged(runtime, ctx.headers, user);
     if (!body.revokeOtherSessions) return { token: null, user: publicUser(user) };
     const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx));
     return { token: session.token, user: publicUser(user) };
@@ -208,6 +212,7 @@ export const setPassword = defineEndpoint({
     await runtime.database.db.transaction().execute((trx) =>
       setCredentialPassword(createStores(trx), user.id, hash, runtime.now()),
     );
+    notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };
   },
 });

@@ -17,7 +17,7 @@ export const de: MailCatalog = {
     action: "Neues Passwort wählen",
   },
   changeEmail: {
-    subject: "Bestätige deine neue E-Mail-Adresse",
+    subject: "Bestätige die Änderung deiner E-Mail-Adresse",
     intro: "Du möchtest die E-Mail-Adresse deines Kontos in {newEmail} ändern. Bestätige die Änderung von dieser Adresse aus.",
     action: "Änderung bestätigen",
   },
@@ -32,5 +32,16 @@ export const de: MailCatalog = {
     intro: "{inviterName} ({inviterEmail}) hat dich eingeladen, der Organisation {organizationName} auf {appName} beizutreten.",
     action: "Einladung ansehen",
     ignore: "Wenn du diese Einladung nicht erwartet hast, kannst du diese E-Mail ignorieren.",
+  },
+  passwordChanged: {
+    subject: "Dein Passwort wurde geändert",
+    intro: "Das Passwort deines Kontos {email} wurde soeben geändert.",
+    advice: "Wenn du das warst, musst du nichts weiter tun. Wenn nicht, kennt vielleicht jemand anderes dein Passwort: Wähle jetzt über die Schaltfläche unten ein neues und prüfe die Sitzungen deines Kontos.",
+    action: "Passwort zurücksetzen",
+  },
+  emailChanged: {
+    subject: "Deine E-Mail-Adresse wurde geändert",
+    intro: "Die E-Mail-Adresse deines Kontos wurde von {email} in {newEmail} geändert. E-Mails zu diesem Konto kommen nicht mehr an diese Adresse.",
+    advice: "Wenn du das warst, musst du nichts weiter tun. Wenn nicht, hat vielleicht jemand anderes Zugriff auf dein Konto: Wende dich sofort an die Verwaltung von {appName}. Links zum Zurücksetzen des Passworts gehen jetzt an die neue Adresse.",
   },
 };

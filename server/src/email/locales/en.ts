@@ -17,7 +17,7 @@ export const en: MailCatalog = {
     action: "Choose a new password",
   },
   changeEmail: {
-    subject: "Confirm your new email address",
+    subject: "Confirm the change of your email address",
     intro: "You asked to change the email address of your account to {newEmail}. Confirm the change from this address.",
     action: "Confirm the change",
   },
@@ -32,5 +32,16 @@ export const en: MailCatalog = {
     intro: "{inviterName} ({inviterEmail}) invited you to join the organization {organizationName} on {appName}.",
     action: "View the invitation",
     ignore: "If you were not expecting this invitation, you can safely ignore this email.",
+  },
+  passwordChanged: {
+    subject: "Your password was changed",
+    intro: "The password of your account {email} was just changed.",
+    advice: "If this was you, there is nothing more to do. If it was not, someone else may know your password: choose a new one now with the button below, and check the sessions of your account.",
+    action: "Reset my password",
+  },
+  emailChanged: {
+    subject: "Your email address was changed",
+    intro: "The email address of your account was changed from {email} to {newEmail}. Mail about this account will no longer come to this address.",
+    advice: "If this was you, there is nothing more to do. If it was not, someone else may have access to your account: contact the administrator of {appName} right away. Password reset links now go to the new address.",
   },
 };

@@ -17,7 +17,7 @@ export const es: MailCatalog = {
     action: "Elegir una nueva contraseña",
   },
   changeEmail: {
-    subject: "Confirma tu nueva dirección de correo",
+    subject: "Confirma el cambio de tu dirección de correo",
     intro: "Has pedido cambiar la dirección de correo de tu cuenta a {newEmail}. Confirma el cambio desde esta dirección.",
     action: "Confirmar el cambio",
   },
@@ -32,5 +32,16 @@ export const es: MailCatalog = {
     intro: "{inviterName} ({inviterEmail}) te ha invitado a unirte a la organización {organizationName} en {appName}.",
     action: "Ver la invitación",
     ignore: "Si no esperabas esta invitación, puedes ignorar este correo.",
+  },
+  passwordChanged: {
+    subject: "Tu contraseña ha cambiado",
+    intro: "La contraseña de tu cuenta {email} acaba de cambiar.",
+    advice: "Si has sido tú, no tienes que hacer nada más. Si no, puede que otra persona conozca tu contraseña: elige una nueva ahora con el botón de abajo y revisa las sesiones de tu cuenta.",
+    action: "Restablecer mi contraseña",
+  },
+  emailChanged: {
+    subject: "Tu dirección de correo ha cambiado",
+    intro: "La dirección de correo de tu cuenta ha cambiado de {email} a {newEmail}. Los correos sobre esta cuenta ya no llegarán a esta dirección.",
+    advice: "Si has sido tú, no tienes que hacer nada más. Si no, puede que otra persona tenga acceso a tu cuenta: ponte en contacto de inmediato con el administrador de {appName}. Los enlaces para restablecer la contraseña se envían ahora a la nueva dirección.",
   },
 };

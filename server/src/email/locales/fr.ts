@@ -17,7 +17,7 @@ export const fr: MailCatalog = {
     action: "Choisir un nouveau mot de passe",
   },
   changeEmail: {
-    subject: "Confirmez votre nouvelle adresse e-mail",
+    subject: "Confirmez le changement de votre adresse e-mail",
     intro: "Vous avez demandé à remplacer l'adresse e-mail de votre compte par {newEmail}. Confirmez le changement depuis cette adresse.",
     action: "Confirmer le changement",
   },
@@ -32,5 +32,16 @@ export const fr: MailCatalog = {
     intro: "{inviterName} ({inviterEmail}) vous invite à rejoindre l'organisation {organizationName} sur {appName}.",
     action: "Voir l'invitation",
     ignore: "Si vous n'attendiez pas cette invitation, vous pouvez ignorer cet e-mail.",
+  },
+  passwordChanged: {
+    subject: "Votre mot de passe a été modifié",
+    intro: "Le mot de passe de votre compte {email} vient d'être modifié.",
+    advice: "Si c'est vous, vous n'avez rien d'autre à faire. Sinon, quelqu'un d'autre connaît peut-être votre mot de passe : choisissez-en un nouveau dès maintenant avec le bouton ci-dessous et vérifiez les sessions de votre compte.",
+    action: "Réinitialiser mon mot de passe",
+  },
+  emailChanged: {
+    subject: "Votre adresse e-mail a été modifiée",
+    intro: "L'adresse e-mail de votre compte est passée de {email} à {newEmail}. Les e-mails concernant ce compte n'arriveront plus à cette adresse.",
+    advice: "Si c'est vous, vous n'avez rien d'autre à faire. Sinon, quelqu'un d'autre a peut-être accès à votre compte : contactez immédiatement l'administrateur de {appName}. Les liens de réinitialisation du mot de passe sont désormais envoyés à la nouvelle adresse.",
   },
 };

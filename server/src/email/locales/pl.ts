@@ -17,7 +17,7 @@ export const pl: MailCatalog = {
     action: "Ustaw nowe hasło",
   },
   changeEmail: {
-    subject: "Potwierdź nowy adres e-mail",
+    subject: "Potwierdź zmianę adresu e-mail",
     intro: "Poprosiłeś o zmianę adresu e-mail Twojego konta na {newEmail}. Potwierdź zmianę z tego adresu.",
     action: "Potwierdź zmianę",
   },
@@ -32,5 +32,16 @@ export const pl: MailCatalog = {
     intro: "{inviterName} ({inviterEmail}) zaprasza Cię do dołączenia do organizacji {organizationName} w {appName}.",
     action: "Zobacz zaproszenie",
     ignore: "Jeśli nie spodziewasz się tego zaproszenia, możesz zignorować tę wiadomość.",
+  },
+  passwordChanged: {
+    subject: "Twoje hasło zostało zmienione",
+    intro: "Hasło Twojego konta {email} zostało właśnie zmienione.",
+    advice: "Jeśli to Ty, nie musisz nic więcej robić. Jeśli nie, ktoś inny może znać Twoje hasło: od razu ustaw nowe przyciskiem poniżej i sprawdź sesje swojego konta.",
+    action: "Zresetuj hasło",
+  },
+  emailChanged: {
+    subject: "Twój adres e-mail został zmieniony",
+    intro: "Adres e-mail Twojego konta został zmieniony z {email} na {newEmail}. Wiadomości dotyczące tego konta nie będą już przychodzić na ten adres.",
+    advice: "Jeśli to Ty, nie musisz nic więcej robić. Jeśli nie, ktoś inny może mieć dostęp do Twojego konta: natychmiast skontaktuj się z administratorem {appName}. Linki do resetowania hasła są teraz wysyłane na nowy adres.",
   },
 };

@@ -17,7 +17,7 @@ export const tr: MailCatalog = {
     action: "Yeni şifre belirle",
   },
   changeEmail: {
-    subject: "Yeni e-posta adresinizi onaylayın",
+    subject: "E-posta adresinizin değiştirilmesini onaylayın",
     intro: "Hesabınızın e-posta adresini {newEmail} olarak değiştirmek istediniz. Değişikliği bu adresten onaylayın.",
     action: "Değişikliği onayla",
   },
@@ -32,5 +32,16 @@ export const tr: MailCatalog = {
     intro: "{inviterName} ({inviterEmail}), sizi {appName} üzerindeki {organizationName} organizasyonuna katılmaya davet etti.",
     action: "Daveti görüntüle",
     ignore: "Bu daveti beklemiyorsanız bu e-postayı yok sayabilirsiniz.",
+  },
+  passwordChanged: {
+    subject: "Parolanız değiştirildi",
+    intro: "{email} hesabınızın parolası az önce değiştirildi.",
+    advice: "Bunu siz yaptıysanız başka bir şey yapmanız gerekmez. Siz yapmadıysanız parolanızı başka biri biliyor olabilir: hemen aşağıdaki düğmeyle yeni bir parola belirleyin ve hesabınızın oturumlarını kontrol edin.",
+    action: "Parolamı sıfırla",
+  },
+  emailChanged: {
+    subject: "E-posta adresiniz değiştirildi",
+    intro: "Hesabınızın e-posta adresi {email} yerine {newEmail} olarak değiştirildi. Bu hesapla ilgili e-postalar artık bu adrese gelmeyecek.",
+    advice: "Bunu siz yaptıysanız başka bir şey yapmanız gerekmez. Siz yapmadıysanız hesabınıza başka biri erişiyor olabilir: hemen {appName} yöneticisiyle iletişime geçin. Parola sıfırlama bağlantıları artık yeni adrese gönderiliyor.",
   },
 };

@@ -28,4 +28,19 @@ export interface MailCatalog {
    * `ignore` replaces the catalog's own closing line (the recipient did not ask for an invitation).
    */
   invitation: MailMessage & { ignore: string };
+  /**
+   * A notice that the password changed (changed, reset, set, or set by an administrator). No token: its button
+   * leads to the app's "forgot password" page. `advice` says what to do if it was not the user.
+   */
+  passwordChanged: MailNotice & { action: string };
+  /** Sent to the old address once an email change took effect; "{email}" is the old address, "{newEmail}" the new. */
+  emailChanged: MailNotice;
+}
+
+/** A message that tells rather than asks: no link to confirm, nothing expires. */
+export interface MailNotice {
+  subject: string;
+  intro: string;
+  /** What to do if the user did not do this. */
+  advice: string;
 }
