@@ -21,6 +21,11 @@ export interface Mailer {
   /** The development outbox (only when no SMTP server is configured outside production). */
   outbox: OutboxEntry[] | null;
   describe: string;
+  /**
+   * False for the mailer that refuses everything (production without SMTP_URL): notices that are not worth an
+   * error line each time (password or address changed) are then not attempted. Unset means it delivers.
+   */
+  delivers?: boolean;
   close(): Promise<void>;
 }
 
@@ -78,6 +83,7 @@ export function refusingMailer(logger: Logger): Mailer {
   return {
     outbox: null,
     describe: "none (SMTP_URL not set)",
+    delivers: false,
     async send(mail) {
       logger.error({ kind: mail.kind }, "mail not sent: no SMTP server is configured (set SMTP_URL)");
       throw new Error("No mailer configured");
