@@ -12,6 +12,11 @@ export interface AuthError {
    * "query.token". Absent on every other error.
    */
   issues?: ValidationIssue[];
+  /**
+   * A 429's wait, in whole seconds, from the answer's `Retry-After` (or `X-Retry-After`) header, so an
+   * application can say how long to wait. Absent when the answer gave none.
+   */
+  retryAfter?: number;
 }
 
 /** One failed check of a request's body or query string. */
@@ -33,17 +38,20 @@ export class AuthClientError extends Error implements AuthError {
   readonly status: number;
   readonly code: string;
   readonly issues?: ValidationIssue[];
+  readonly retryAfter?: number;
 
   constructor(error: AuthError, options?: { cause?: unknown }) {
     super(error.message, options);
     this.status = error.status;
     this.code = error.code;
     if (error.issues) this.issues = error.issues;
+    if (error.retryAfter !== undefined) this.retryAfter = error.retryAfter;
   }
 
   toJSON(): AuthError {
     const json: AuthError = { status: this.status, code: this.code, message: this.message };
     if (this.issues) json.issues = this.issues;
+    if (this.retryAfter !== undefined) json.retryAfter = this.retryAfter;
     return json;
   }
 }
@@ -72,8 +80,20 @@ const STATUS_CODES: Record<number, string> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
+/**
+ * Seconds from a `Retry-After` header: a number of seconds or an HTTP date (RFC 9110 section 10.2.3); the
+ * non-standard `X-Retry-After` some services send is read as seconds too.
+ */
+export function retryAfterSeconds(headers: Headers | undefined, now = Date.now()): number | undefined {
+  const value = headers?.get("retry-after") ?? headers?.get("x-retry-after");
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
 /** Builds the error of a non-2xx answer from whatever its body held: `{code, message}`, `{message}` or nothing. */
-export function errorFromAnswer(status: number, statusText: string, body: unknown): AuthError {
+export function errorFromAnswer(status: number, statusText: string, body: unknown, headers?: Headers): AuthError {
   const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   const message = typeof fields.message === "string" && fields.message ? fields.message : statusText || `HTTP ${status}`;
   const sentCode = typeof fields.code === "string" && fields.code ? fields.code : undefined;
@@ -81,6 +101,8 @@ export function errorFromAnswer(status: number, statusText: string, body: unknow
   const error: AuthError = { status, code: code || STATUS_CODES[status] || `HTTP_${status}`, message };
   const issues = validationIssues(fields.issues);
   if (issues) error.issues = issues;
+  const retryAfter = retryAfterSeconds(headers);
+  if (retryAfter !== undefined) error.retryAfter = retryAfter;
   return error;
 }
 

@@ -105,7 +105,7 @@ export function createFetcher(settings: FetcherSettings): Fetcher {
     }
     if (!response.ok) {
       const body = "body" in answer ? answer.body : null;
-      return { data: null, error: errorFromAnswer(response.status, response.statusText, body) };
+      return { data: null, error: errorFromAnswer(response.status, response.statusText, body, response.headers) };
     }
     if ("unreadable" in answer) {
       const error = { status: response.status, code: CLIENT_ERROR_CODES.UNREADABLE_RESPONSE, message: answer.unreadable };

@@ -163,3 +163,25 @@ describe("answers without content", () => {
     expect(error).toEqual({ status: 429, code: "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER", message: "Too many requests. Please try again later." });
   });
 });
+
+describe("#14: a 429 says how long to wait", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer("sqlite", { rateLimit: { enabled: true } });
+  });
+  afterAll(async () => server?.close());
+
+  it("#14: the error carries the seconds of the answer's Retry-After, as AuthError and AuthClientError", async () => {
+    const { client } = nodeClient(server.url);
+    const attempt = () => client.signIn.email({ email: "nobody@example.com", password: "wrong password" });
+    let last = await attempt();
+    for (let i = 0; i < 5 && last.error?.status !== 429; i += 1) last = await attempt();
+    expect(last.error).toMatchObject({ status: 429, code: "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER" });
+    expect(last.error!.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(last.error!.retryAfter).toBeLessThanOrEqual(10);
+    const thrown = await client.$fetch("/sign-in/email", { body: { email: "nobody@example.com", password: "x" } }).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(AuthClientError);
+    expect((thrown as AuthClientError).retryAfter).toBeGreaterThanOrEqual(1);
+    expect((thrown as AuthClientError).toJSON().retryAfter).toBe((thrown as AuthClientError).retryAfter);
+  });
+});
