@@ -27,6 +27,7 @@ export const de: Messages = {
     backToSignIn: "Zurück zur Anmeldung",
     genericError: "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
     networkError: "Der Server ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+    showPassword: "Passwort anzeigen",
   },
   validation: {
     nameRequired: "Geben Sie Ihren Namen ein.",
@@ -39,6 +40,8 @@ export const de: Messages = {
     passwordsDontMatch: "Die Passwörter stimmen nicht überein.",
     newEmailRequired: "Geben Sie die neue E-Mail-Adresse ein.",
     imageInvalid: "Geben Sie eine vollständige Bildadresse ein, die mit https:// beginnt.",
+    passwordTooShort: "Das Passwort braucht mindestens {{min}} Zeichen.",
+    passwordTooLong: "Das Passwort darf höchstens {{max}} Zeichen haben.",
     fieldRejected: "Dieser Wert wurde nicht akzeptiert. Prüfen Sie ihn und versuchen Sie es erneut.",
   },
   serverErrors: {
@@ -64,6 +67,7 @@ export const de: Messages = {
     SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION:
       "Melden Sie sich zu Ihrer Sicherheit ab und wieder an und versuchen Sie es dann noch einmal.",
     TOO_MANY_REQUESTS: "Zu viele Versuche. Warten Sie einen Moment und versuchen Sie es erneut.",
+    tooManyRequestsWait: "Zu viele Versuche. Versuchen Sie es in {{wait}} erneut.",
     SERVICE_UNAVAILABLE: "Der Dienst ist gerade ausgelastet. Bitte versuchen Sie es gleich noch einmal.",
     THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER:
       "Die E-Mail konnte gerade nicht gesendet werden. Bitte versuchen Sie es später erneut.",
@@ -199,6 +203,10 @@ export const de: Messages = {
     emailTakenLead: "Die neue Adresse wird bereits von einem anderen Konto verwendet.",
     failedHeading: "Ihre E-Mail-Adresse konnte nicht bestätigt werden",
     failedLead: "Mit diesem Link ist etwas schiefgelaufen. Fordern Sie unten einen neuen an.",
+    spentHeading: "Dieser Link ist nicht mehr gültig",
+    spentLead: "Er wurde bereits verwendet oder ist abgelaufen und hat daher nichts geändert. Ihre Adresse {{email}} ist bestätigt, es ist nichts weiter zu tun.",
+    unknownHeading: "Bestätigen Sie Ihre E-Mail-Adresse",
+    unknownLead: "Öffnen Sie den Link aus unserer E-Mail, um Ihre Adresse zu bestätigen. Wenn sie nicht angekommen ist oder der Link nicht mehr funktioniert, fordern Sie unten einen neuen an.",
     continue: "Weiter zu Gatehouse",
     createAccount: "Konto erstellen",
     passwordRemovedTitle: "Ihr altes Passwort wurde entfernt",
@@ -284,6 +292,7 @@ export const de: Messages = {
       name: "Name",
       image: "URL des Profilbilds",
       imageHint: "Ein Link zu einem quadratischen Bild, zum Beispiel https://example.com/ich.png.",
+      imageFailed: "Dieses Bild lässt sich nicht laden. Prüfen Sie die Adresse: Sie muss zu einem Bild führen, das die Website anderswo anzeigen lässt.",
       save: "Änderungen speichern",
       saving: "Wird gespeichert…",
       saved: "Ihr Profil wurde aktualisiert.",
@@ -399,7 +408,7 @@ export const de: Messages = {
     },
   },
   accountDeleted: {
-    title: "Konto gelöscht",
+    title: "Kontolöschung",
     heading: "Ihr Konto wurde gelöscht",
     lead: "Wir haben Ihr Konto entfernt und Sie überall abgemeldet. Danke, dass Sie Gatehouse genutzt haben.",
     createAccount: "Neues Konto erstellen",
@@ -409,6 +418,10 @@ export const de: Messages = {
     unauthorizedLead:
       "Ihr Konto wurde nicht gelöscht: Der Link funktioniert nur in einem Browser, in dem Sie angemeldet sind. Melden Sie sich an und öffnen Sie den Link aus der E-Mail dann erneut.",
     goToAccount: "Zu Ihrem Konto",
+    stillSignedInHeading: "Ihr Konto besteht weiterhin",
+    stillSignedInLead: "Sie sind angemeldet, dieses Konto wurde also nicht gelöscht. Löschen können Sie es im letzten Abschnitt Ihrer Kontoseite.",
+    unknownHeading: "Ihr Konto löschen",
+    unknownLead: "Diese Seite löscht nichts von selbst. Um Ihr Konto zu löschen, melden Sie sich an und nutzen Sie den letzten Abschnitt Ihrer Kontoseite; ein Löschlink aus einer E-Mail funktioniert nur in einem Browser, in dem Sie angemeldet sind.",
   },
   devOutbox: {
     title: "Entwicklungs-Postausgang",

@@ -29,6 +29,7 @@ export const en = {
     backToSignIn: "Back to sign in",
     genericError: "Something went wrong. Please try again.",
     networkError: "We couldn't reach the server. Check your connection and try again.",
+    showPassword: "Show password",
   },
   validation: {
     nameRequired: "Enter your name.",
@@ -41,6 +42,8 @@ export const en = {
     passwordsDontMatch: "The passwords don't match.",
     newEmailRequired: "Enter the new email address.",
     imageInvalid: "Enter a full image address starting with https://.",
+    passwordTooShort: "The password needs at least {{min}} characters.",
+    passwordTooLong: "The password can have at most {{max}} characters.",
     fieldRejected: "The service didn't accept this value. Check it and try again.",
   },
   /** Messages for the service's error codes; a code without an entry falls back to the server's own message. */
@@ -67,6 +70,7 @@ export const en = {
     SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION:
       "For your security, sign out and sign in again, then try once more.",
     TOO_MANY_REQUESTS: "Too many attempts. Wait a moment and try again.",
+    tooManyRequestsWait: "Too many attempts. Try again in {{wait}}.",
     SERVICE_UNAVAILABLE: "The service is busy right now. Please try again in a moment.",
     THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER: "We couldn't send the email just now. Please try again later.",
     NO_FIELDS_TO_UPDATE: "Nothing to save: your profile is unchanged.",
@@ -201,6 +205,10 @@ export const en = {
     emailTakenLead: "The new address is already used by another account.",
     failedHeading: "We couldn't verify your email address",
     failedLead: "Something went wrong with this link. Ask for a new one below.",
+    spentHeading: "This link can no longer be used",
+    spentLead: "It was already used or has expired, so it changed nothing. Your address {{email}} is verified: there's nothing more to do.",
+    unknownHeading: "Verify your email address",
+    unknownLead: "Open the link we emailed you to verify your address. If it didn't arrive or no longer works, ask for a new one below.",
     continue: "Continue to Gatehouse",
     createAccount: "Create an account",
     passwordRemovedTitle: "Your old password was removed",
@@ -283,6 +291,7 @@ export const en = {
       name: "Name",
       image: "Profile picture URL",
       imageHint: "A link to a square image, for example https://example.com/me.png.",
+      imageFailed: "This picture can't be loaded. Check the address: it must lead to an image the site lets others show.",
       save: "Save changes",
       saving: "Saving…",
       saved: "Your profile has been updated.",
@@ -397,7 +406,7 @@ export const en = {
     },
   },
   accountDeleted: {
-    title: "Account deleted",
+    title: "Account deletion",
     heading: "Your account has been deleted",
     lead: "We've removed your account and signed you out everywhere. Thanks for using Gatehouse.",
     createAccount: "Create a new account",
@@ -407,6 +416,10 @@ export const en = {
     unauthorizedLead:
       "Your account has not been deleted: the link only works in a browser where you're signed in. Sign in, then open the link from the email again.",
     goToAccount: "Go to your account",
+    stillSignedInHeading: "Your account still exists",
+    stillSignedInLead: "You're signed in, so this account hasn't been deleted. You can delete it in the last section of your account page.",
+    unknownHeading: "Deleting your account",
+    unknownLead: "This page doesn't delete anything by itself. To delete your account, sign in and use the last section of your account page; a deletion link from an email works only in a browser where you're signed in.",
   },
   devOutbox: {
     title: "Development outbox",

@@ -27,6 +27,7 @@ export const es: Messages = {
     backToSignIn: "Volver a iniciar sesión",
     genericError: "Algo ha salido mal. Inténtalo de nuevo.",
     networkError: "No hemos podido conectar con el servidor. Comprueba tu conexión e inténtalo de nuevo.",
+    showPassword: "Mostrar contraseña",
   },
   validation: {
     nameRequired: "Escribe tu nombre.",
@@ -39,6 +40,8 @@ export const es: Messages = {
     passwordsDontMatch: "Las contraseñas no coinciden.",
     newEmailRequired: "Escribe el nuevo correo electrónico.",
     imageInvalid: "Escribe la dirección completa de una imagen que empiece por https://.",
+    passwordTooShort: "La contraseña necesita al menos {{min}} caracteres.",
+    passwordTooLong: "La contraseña puede tener como máximo {{max}} caracteres.",
     fieldRejected: "El servicio no ha aceptado este valor. Revísalo e inténtalo de nuevo.",
   },
   serverErrors: {
@@ -64,6 +67,7 @@ export const es: Messages = {
     SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION:
       "Por seguridad, cierra la sesión, vuelve a iniciarla e inténtalo otra vez.",
     TOO_MANY_REQUESTS: "Demasiados intentos. Espera un momento e inténtalo de nuevo.",
+    tooManyRequestsWait: "Demasiados intentos. Vuelve a intentarlo dentro de {{wait}}.",
     SERVICE_UNAVAILABLE: "El servicio está ocupado en este momento. Inténtalo de nuevo dentro de un momento.",
     THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER: "No hemos podido enviar el correo ahora mismo. Inténtalo más tarde.",
     NO_FIELDS_TO_UPDATE: "No hay nada que guardar: tu perfil no ha cambiado.",
@@ -198,6 +202,10 @@ export const es: Messages = {
     emailTakenLead: "La nueva dirección ya la usa otra cuenta.",
     failedHeading: "No hemos podido verificar tu correo electrónico",
     failedLead: "Algo ha fallado con este enlace. Solicita uno nuevo abajo.",
+    spentHeading: "Este enlace ya no se puede usar",
+    spentLead: "Ya se usó o ha caducado, así que no ha cambiado nada. Tu dirección {{email}} está verificada: no tienes que hacer nada más.",
+    unknownHeading: "Verifica tu dirección de correo",
+    unknownLead: "Abre el enlace que te enviamos por correo para verificar tu dirección. Si no te llegó o ya no funciona, pide uno nuevo abajo.",
     continue: "Continuar a Gatehouse",
     createAccount: "Crear una cuenta",
     passwordRemovedTitle: "Tu contraseña anterior se ha eliminado",
@@ -280,6 +288,7 @@ export const es: Messages = {
       name: "Nombre",
       image: "URL de la foto de perfil",
       imageHint: "Un enlace a una imagen cuadrada, por ejemplo https://example.com/yo.png.",
+      imageFailed: "No se puede cargar esta imagen. Comprueba la dirección: debe llevar a una imagen que el sitio permita mostrar en otros sitios.",
       save: "Guardar cambios",
       saving: "Guardando…",
       saved: "Tu perfil se ha actualizado.",
@@ -394,7 +403,7 @@ export const es: Messages = {
     },
   },
   accountDeleted: {
-    title: "Cuenta eliminada",
+    title: "Eliminación de la cuenta",
     heading: "Tu cuenta se ha eliminado",
     lead: "Hemos eliminado tu cuenta y cerrado tu sesión en todas partes. Gracias por usar Gatehouse.",
     createAccount: "Crear una cuenta nueva",
@@ -404,6 +413,10 @@ export const es: Messages = {
     unauthorizedLead:
       "Tu cuenta no se ha eliminado: el enlace solo funciona en un navegador con la sesión iniciada. Inicia sesión y vuelve a abrir el enlace del correo.",
     goToAccount: "Ir a tu cuenta",
+    stillSignedInHeading: "Tu cuenta sigue existiendo",
+    stillSignedInLead: "Has iniciado sesión, así que esta cuenta no se ha eliminado. Puedes eliminarla en la última sección de la página de tu cuenta.",
+    unknownHeading: "Eliminar tu cuenta",
+    unknownLead: "Esta página no elimina nada por sí sola. Para eliminar tu cuenta, inicia sesión y usa la última sección de la página de tu cuenta; un enlace de eliminación recibido por correo solo funciona en un navegador en el que hayas iniciado sesión.",
   },
   devOutbox: {
     title: "Bandeja de salida de desarrollo",

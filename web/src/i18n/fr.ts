@@ -27,6 +27,7 @@ export const fr: Messages = {
     backToSignIn: "Retour à la connexion",
     genericError: "Un problème est survenu. Veuillez réessayer.",
     networkError: "Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.",
+    showPassword: "Afficher le mot de passe",
   },
   validation: {
     nameRequired: "Saisissez votre nom.",
@@ -39,6 +40,8 @@ export const fr: Messages = {
     passwordsDontMatch: "Les mots de passe ne correspondent pas.",
     newEmailRequired: "Saisissez la nouvelle adresse e-mail.",
     imageInvalid: "Saisissez l’adresse complète d’une image, commençant par https://.",
+    passwordTooShort: "Le mot de passe doit comporter au moins {{min}} caractères.",
+    passwordTooLong: "Le mot de passe peut comporter au plus {{max}} caractères.",
     fieldRejected: "Cette valeur n’a pas été acceptée. Vérifiez-la et réessayez.",
   },
   serverErrors: {
@@ -64,6 +67,7 @@ export const fr: Messages = {
     SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION:
       "Pour votre sécurité, déconnectez-vous puis reconnectez-vous, et réessayez.",
     TOO_MANY_REQUESTS: "Trop de tentatives. Patientez un instant et réessayez.",
+    tooManyRequestsWait: "Trop de tentatives. Réessayez dans {{wait}}.",
     SERVICE_UNAVAILABLE: "Le service est très sollicité en ce moment. Réessayez dans un instant.",
     THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER: "L’e-mail n’a pas pu être envoyé pour le moment. Réessayez plus tard.",
     NO_FIELDS_TO_UPDATE: "Rien à enregistrer : votre profil n’a pas changé.",
@@ -198,6 +202,10 @@ export const fr: Messages = {
     emailTakenLead: "La nouvelle adresse est déjà utilisée par un autre compte.",
     failedHeading: "Impossible de confirmer votre adresse e-mail",
     failedLead: "Un problème est survenu avec ce lien. Demandez-en un nouveau ci-dessous.",
+    spentHeading: "Ce lien n'est plus utilisable",
+    spentLead: "Il a déjà été utilisé ou a expiré, il n'a donc rien changé. Votre adresse {{email}} est vérifiée : vous n'avez rien d'autre à faire.",
+    unknownHeading: "Vérifiez votre adresse e-mail",
+    unknownLead: "Ouvrez le lien que nous vous avons envoyé par e-mail pour vérifier votre adresse. S'il n'est pas arrivé ou ne fonctionne plus, demandez-en un nouveau ci-dessous.",
     continue: "Continuer vers Gatehouse",
     createAccount: "Créer un compte",
     passwordRemovedTitle: "Votre ancien mot de passe a été supprimé",
@@ -282,6 +290,7 @@ export const fr: Messages = {
       name: "Nom",
       image: "URL de la photo de profil",
       imageHint: "Un lien vers une image carrée, par exemple https://example.com/moi.png.",
+      imageFailed: "Impossible de charger cette image. Vérifiez l'adresse : elle doit mener à une image que le site permet d'afficher ailleurs.",
       save: "Enregistrer",
       saving: "Enregistrement…",
       saved: "Votre profil a été mis à jour.",
@@ -397,7 +406,7 @@ export const fr: Messages = {
     },
   },
   accountDeleted: {
-    title: "Compte supprimé",
+    title: "Suppression du compte",
     heading: "Votre compte a été supprimé",
     lead: "Nous avons supprimé votre compte et vous avons déconnecté partout. Merci d’avoir utilisé Gatehouse.",
     createAccount: "Créer un nouveau compte",
@@ -407,6 +416,10 @@ export const fr: Messages = {
     unauthorizedLead:
       "Votre compte n’a pas été supprimé : le lien ne fonctionne que dans un navigateur où vous êtes connecté. Connectez-vous, puis rouvrez le lien de l’e-mail.",
     goToAccount: "Aller à votre compte",
+    stillSignedInHeading: "Votre compte existe toujours",
+    stillSignedInLead: "Vous êtes connecté : ce compte n'a donc pas été supprimé. Vous pouvez le supprimer dans la dernière section de la page de votre compte.",
+    unknownHeading: "Supprimer votre compte",
+    unknownLead: "Cette page ne supprime rien d'elle-même. Pour supprimer votre compte, connectez-vous et utilisez la dernière section de la page de votre compte ; un lien de suppression reçu par e-mail ne fonctionne que dans un navigateur où vous êtes connecté.",
   },
   devOutbox: {
     title: "Boîte d’envoi de développement",

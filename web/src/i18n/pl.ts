@@ -27,6 +27,7 @@ export const pl: Messages = {
     backToSignIn: "Wróć do logowania",
     genericError: "Coś poszło nie tak. Spróbuj ponownie.",
     networkError: "Nie udało się połączyć z serwerem. Sprawdź połączenie i spróbuj ponownie.",
+    showPassword: "Pokaż hasło",
   },
   validation: {
     nameRequired: "Wpisz swoje imię i nazwisko.",
@@ -39,6 +40,8 @@ export const pl: Messages = {
     passwordsDontMatch: "Hasła nie są takie same.",
     newEmailRequired: "Wpisz nowy adres e-mail.",
     imageInvalid: "Wpisz pełny adres obrazu zaczynający się od https://.",
+    passwordTooShort: "Liczba znaków hasła: co najmniej {{min}}.",
+    passwordTooLong: "Liczba znaków hasła: najwyżej {{max}}.",
     fieldRejected: "Usługa nie przyjęła tej wartości. Sprawdź ją i spróbuj ponownie.",
   },
   serverErrors: {
@@ -64,6 +67,7 @@ export const pl: Messages = {
     SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION:
       "Dla bezpieczeństwa wyloguj się, zaloguj ponownie i spróbuj jeszcze raz.",
     TOO_MANY_REQUESTS: "Zbyt wiele prób. Odczekaj chwilę i spróbuj ponownie.",
+    tooManyRequestsWait: "Zbyt wiele prób. Czas oczekiwania: {{wait}}.",
     SERVICE_UNAVAILABLE: "Usługa jest teraz przeciążona. Spróbuj ponownie za chwilę.",
     THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER: "Nie udało się teraz wysłać wiadomości. Spróbuj ponownie później.",
     NO_FIELDS_TO_UPDATE: "Nie ma nic do zapisania: profil się nie zmienił.",
@@ -198,6 +202,10 @@ export const pl: Messages = {
     emailTakenLead: "Nowego adresu używa już inne konto.",
     failedHeading: "Nie udało się potwierdzić adresu e-mail",
     failedLead: "Coś poszło nie tak z tym linkiem. Poproś niżej o nowy.",
+    spentHeading: "Ten link już nie działa",
+    spentLead: "Został już użyty albo wygasł, więc niczego nie zmienił. Twój adres {{email}} jest potwierdzony — nie musisz nic więcej robić.",
+    unknownHeading: "Potwierdź adres e-mail",
+    unknownLead: "Otwórz link z naszej wiadomości, aby potwierdzić adres. Jeśli wiadomość nie dotarła albo link już nie działa, poproś niżej o nowy.",
     continue: "Przejdź do Gatehouse",
     createAccount: "Utwórz konto",
     passwordRemovedTitle: "Twoje stare hasło zostało usunięte",
@@ -280,6 +288,7 @@ export const pl: Messages = {
       name: "Imię i nazwisko",
       image: "Adres URL zdjęcia profilowego",
       imageHint: "Link do kwadratowego obrazu, na przykład https://example.com/ja.png.",
+      imageFailed: "Nie można wczytać tego obrazu. Sprawdź adres: musi prowadzić do obrazu, który witryna pozwala wyświetlać gdzie indziej.",
       save: "Zapisz zmiany",
       saving: "Zapisywanie…",
       saved: "Profil został zaktualizowany.",
@@ -394,7 +403,7 @@ export const pl: Messages = {
     },
   },
   accountDeleted: {
-    title: "Konto usunięte",
+    title: "Usuwanie konta",
     heading: "Twoje konto zostało usunięte",
     lead: "Usunęliśmy Twoje konto i wylogowaliśmy Cię wszędzie. Dziękujemy za korzystanie z Gatehouse.",
     createAccount: "Utwórz nowe konto",
@@ -404,6 +413,10 @@ export const pl: Messages = {
     unauthorizedLead:
       "Twoje konto nie zostało usunięte: link działa tylko w przeglądarce, w której jesteś zalogowany. Zaloguj się, a potem ponownie otwórz link z wiadomości.",
     goToAccount: "Przejdź do konta",
+    stillSignedInHeading: "Twoje konto nadal istnieje",
+    stillSignedInLead: "Jesteś zalogowany, więc to konto nie zostało usunięte. Możesz je usunąć w ostatniej sekcji strony konta.",
+    unknownHeading: "Jak usunąć konto",
+    unknownLead: "Ta strona sama niczego nie usuwa. Aby usunąć konto, zaloguj się i skorzystaj z ostatniej sekcji strony konta; link do usunięcia z wiadomości e-mail działa tylko w przeglądarce, w której jesteś zalogowany.",
   },
   devOutbox: {
     title: "Skrzynka nadawcza (tryb deweloperski)",

@@ -27,6 +27,7 @@ export const tr: Messages = {
     backToSignIn: "Girişe dön",
     genericError: "Bir sorun oluştu. Lütfen tekrar deneyin.",
     networkError: "Sunucuya ulaşılamadı. Bağlantınızı kontrol edip tekrar deneyin.",
+    showPassword: "Parolayı göster",
   },
   validation: {
     nameRequired: "Adınızı girin.",
@@ -39,6 +40,8 @@ export const tr: Messages = {
     passwordsDontMatch: "Şifreler eşleşmiyor.",
     newEmailRequired: "Yeni e-posta adresini girin.",
     imageInvalid: "https:// ile başlayan tam bir görsel adresi girin.",
+    passwordTooShort: "Parola en az {{min}} karakter olmalı.",
+    passwordTooLong: "Parola en fazla {{max}} karakter olabilir.",
     fieldRejected: "Hizmet bu değeri kabul etmedi. Kontrol edip tekrar deneyin.",
   },
   serverErrors: {
@@ -64,6 +67,7 @@ export const tr: Messages = {
     SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION:
       "Güvenliğiniz için oturumu kapatıp yeniden giriş yapın, ardından tekrar deneyin.",
     TOO_MANY_REQUESTS: "Çok fazla deneme yapıldı. Biraz bekleyip tekrar deneyin.",
+    tooManyRequestsWait: "Çok fazla deneme. {{wait}} sonra tekrar deneyin.",
     SERVICE_UNAVAILABLE: "Hizmet şu anda yoğun. Lütfen birazdan tekrar deneyin.",
     THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER: "E-posta şu anda gönderilemedi. Lütfen daha sonra tekrar deneyin.",
     NO_FIELDS_TO_UPDATE: "Kaydedilecek bir şey yok: profiliniz değişmedi.",
@@ -198,6 +202,10 @@ export const tr: Messages = {
     emailTakenLead: "Yeni adres başka bir hesap tarafından kullanılıyor.",
     failedHeading: "E-posta adresiniz doğrulanamadı",
     failedLead: "Bu bağlantıyla ilgili bir sorun oluştu. Aşağıdan yeni bir bağlantı isteyin.",
+    spentHeading: "Bu bağlantı artık kullanılamaz",
+    spentLead: "Daha önce kullanılmış ya da süresi dolmuş, bu yüzden hiçbir şeyi değiştirmedi. {{email}} adresiniz doğrulanmış durumda, başka bir şey yapmanız gerekmiyor.",
+    unknownHeading: "E-posta adresinizi doğrulayın",
+    unknownLead: "Adresinizi doğrulamak için size e-postayla gönderdiğimiz bağlantıyı açın. E-posta gelmediyse ya da bağlantı artık çalışmıyorsa aşağıdan yenisini isteyin.",
     continue: "Gatehouse’a devam et",
     createAccount: "Hesap oluştur",
     passwordRemovedTitle: "Eski şifreniz kaldırıldı",
@@ -280,6 +288,7 @@ export const tr: Messages = {
       name: "Ad",
       image: "Profil fotoğrafı URL’si",
       imageHint: "Kare bir görselin bağlantısı, örneğin https://example.com/ben.png.",
+      imageFailed: "Bu görsel yüklenemiyor. Adresi kontrol edin: sitenin başka yerlerde gösterilmesine izin verdiği bir görsele gitmelidir.",
       save: "Değişiklikleri kaydet",
       saving: "Kaydediliyor…",
       saved: "Profiliniz güncellendi.",
@@ -394,7 +403,7 @@ export const tr: Messages = {
     },
   },
   accountDeleted: {
-    title: "Hesap silindi",
+    title: "Hesap silme",
     heading: "Hesabınız silindi",
     lead: "Hesabınızı kaldırdık ve her yerde oturumunuzu kapattık. Gatehouse’u kullandığınız için teşekkürler.",
     createAccount: "Yeni hesap oluştur",
@@ -404,6 +413,10 @@ export const tr: Messages = {
     unauthorizedLead:
       "Hesabınız silinmedi: bağlantı yalnızca oturumunuzun açık olduğu bir tarayıcıda çalışır. Giriş yapın, ardından e-postadaki bağlantıyı yeniden açın.",
     goToAccount: "Hesabınıza gidin",
+    stillSignedInHeading: "Hesabınız hâlâ duruyor",
+    stillSignedInLead: "Oturumunuz açık, yani bu hesap silinmedi. Hesabınızı, hesap sayfanızın son bölümünden silebilirsiniz.",
+    unknownHeading: "Hesabınızı silme",
+    unknownLead: "Bu sayfa kendi başına hiçbir şeyi silmez. Hesabınızı silmek için oturum açın ve hesap sayfanızın son bölümünü kullanın; e-postadaki silme bağlantısı yalnızca oturum açtığınız bir tarayıcıda çalışır.",
   },
   devOutbox: {
     title: "Geliştirme giden kutusu",

@@ -1,6 +1,7 @@
 import type { AuthError } from "@gatehouse/client";
 import type { TFunction } from "i18next";
 import { i18n } from "../i18n";
+import { formatWait } from "./format-time";
 import type { en } from "../i18n/en";
 
 type KnownCode = keyof typeof en.serverErrors;
@@ -21,6 +22,10 @@ function knownCode(code: string): code is KnownCode {
  */
 export function errorMessage(t: TFunction, error: AuthError): string {
   if (error.status === 0) return t("common.networkError");
+  // A 429 says how long to wait when the service told us (Retry-After).
+  if (error.status === 429 && error.retryAfter !== undefined) {
+    return t("serverErrors.tooManyRequestsWait", { wait: formatWait(error.retryAfter, i18n.language) });
+  }
   if (knownCode(error.code)) return t(`serverErrors.${error.code}`);
   const byStatus = CODE_OF_STATUS[error.status];
   if (byStatus) return t(`serverErrors.${byStatus}`);

@@ -29,3 +29,12 @@ export function formatDate(value: string | Date, locale: string): string {
 export function formatDateTime(value: string | Date, locale: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(value));
 }
+
+/**
+ * A wait such as "5 seconds", "15 minut", "2 минуты": whole seconds under a minute, else minutes rounded up, in the
+ * locale's own plural forms (Intl), so no sentence needs a plural key.
+ */
+export function formatWait(seconds: number, locale: string): string {
+  const [unit, amount] = seconds < 60 ? (["second", Math.max(1, Math.ceil(seconds))] as const) : (["minute", Math.ceil(seconds / 60)] as const);
+  return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "long" }).format(amount);
+}

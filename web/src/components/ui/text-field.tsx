@@ -14,10 +14,12 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
    * prop is given the line is always there (empty takes no room), so changes are announced; an error hides it.
    */
   status?: ReactNode;
+  /** A small control drawn inside the input's box, at its end (the show-password button of `PasswordField`). */
+  action?: ReactNode;
   ref?: Ref<HTMLInputElement>;
 }
 
-export function TextField({ label, hint, error, labelSuffix, status, className, ref, ...inputProps }: TextFieldProps) {
+export function TextField({ label, hint, error, labelSuffix, status, action, className, ref, ...inputProps }: TextFieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -34,14 +36,28 @@ export function TextField({ label, hint, error, labelSuffix, status, className, 
           {hint}
         </p>
       ) : null}
-      <input
-        ref={ref}
-        id={id}
-        className={styles.input}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...inputProps}
-      />
+      {action ? (
+        <div className={styles.control}>
+          <input
+            ref={ref}
+            id={id}
+            className={`${styles.input} ${styles.withAction}`}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+            {...inputProps}
+          />
+          <div className={styles.action}>{action}</div>
+        </div>
+      ) : (
+        <input
+          ref={ref}
+          id={id}
+          className={styles.input}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...inputProps}
+        />
+      )}
       {error ? (
         <p id={errorId} className={styles.error}>
           <svg className={styles.errorIcon} viewBox="0 0 16 16" aria-hidden="true" focusable="false">

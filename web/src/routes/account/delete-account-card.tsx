@@ -7,7 +7,7 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { Radio } from "../../components/ui/radio";
-import { TextField } from "../../components/ui/text-field";
+import { PasswordField } from "../../components/ui/password-field";
 import { authClient } from "../../lib/auth-client";
 import { placeError } from "../../lib/auth-errors";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
@@ -97,7 +97,8 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
     }
     // Without a password the service may still delete at once (when it mails no confirmation links).
     if (data.message === USER_DELETED) {
-      await navigate("/account-deleted", { replace: true });
+      // The marker the deletion link's redirect also carries: the page says the account is gone only with it.
+      await navigate("/account-deleted?deleted=true", { replace: true });
       return;
     }
     setPassword("");
@@ -183,10 +184,10 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
               />
             )}
             {chosen === "password" ? (
-              <TextField
+              <PasswordField
                 className={styles.password}
                 label={t("account.delete.password")}
-                type="password"
+                revealLabel={t("common.showPassword")}
                 name="password"
                 autoComplete="current-password"
                 required

@@ -5,11 +5,11 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Checkbox } from "../../components/ui/checkbox";
 import { Form } from "../../components/ui/form";
-import { TextField } from "../../components/ui/text-field";
+import { PasswordField } from "../../components/ui/password-field";
 import { authClient } from "../../lib/auth-client";
 import { placeError } from "../../lib/auth-errors";
-import { PASSWORD_MIN_LENGTH } from "../../lib/config";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { passwordLengthProblem, usePasswordBounds } from "../../lib/use-password-bounds";
 import styles from "./password-card.module.css";
 
 type Field = "current" | "new" | "confirm";
@@ -28,6 +28,7 @@ export function PasswordCard() {
   const [submitting, setSubmitting] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useFocusFirstError(formRef, attempt);
+  const bounds = usePasswordBounds();
 
   function fail(fields: Partial<Values>, form: string | null) {
     setErrors(fields);
@@ -40,7 +41,9 @@ export function PasswordCard() {
     if (submitting) return;
     const found: Partial<Values> = {};
     if (!values.current) found.current = t("validation.currentPasswordRequired");
+    const tooShortOrLong = values.new ? passwordLengthProblem(t, values.new, bounds) : null;
     if (!values.new) found.new = t("validation.newPasswordRequired");
+    else if (tooShortOrLong) found.new = tooShortOrLong;
     if (!values.confirm) found.confirm = t("validation.confirmPasswordRequired");
     else if (values.new && values.confirm !== values.new) found.confirm = t("validation.passwordsDontMatch");
     if (Object.keys(found).length > 0) return fail(found, null);
@@ -104,27 +107,29 @@ export function PasswordCard() {
               {outcome.message}
             </Alert>
           ) : null}
-          <TextField
+          <PasswordField
             label={t("account.password.current")}
-            type="password"
+            revealLabel={t("common.showPassword")}
             name="current-password"
             autoComplete="current-password"
             required
             {...bind("current")}
           />
           <div className={styles.pair}>
-            <TextField
+            <PasswordField
               label={t("account.password.new")}
-              hint={t("account.password.newHint", { min: PASSWORD_MIN_LENGTH })}
-              type="password"
+              hint={t("account.password.newHint", { min: bounds.minLength })}
+              revealLabel={t("common.showPassword")}
               name="new-password"
+              minLength={bounds.minLength}
+              maxLength={bounds.maxLength}
               autoComplete="new-password"
               required
               {...bind("new")}
             />
-            <TextField
+            <PasswordField
               label={t("account.password.confirm")}
-              type="password"
+              revealLabel={t("common.showPassword")}
               name="confirm-password"
               autoComplete="new-password"
               required

@@ -47,6 +47,10 @@ export function ProfileCard() {
   const usernameAvailability = useUsernameAvailability(username, { bounds: usernameBounds, own: user.username });
 
   const previewImage = isImageUrl(image) ? image.trim() : null;
+  // Whether the preview's picture loaded: a picture that cannot be shown (gone, not an image, refused by its
+  // site) is said beside the field, not only hidden behind the initials.
+  const [imageStatus, setImageStatus] = useState<{ url: string; status: "loaded" | "failed" } | null>(null);
+  const imageFailed = previewImage !== null && imageStatus?.url === previewImage && imageStatus.status === "failed";
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -111,7 +115,12 @@ export function ProfileCard() {
         <div className={styles.layout}>
           {/* A live preview of the picture; on phones it also shows the name, as a small profile header. */}
           <div className={styles.preview} aria-hidden="true">
-            <Avatar name={name || user.name} image={previewImage} size="lg" />
+            <Avatar
+              name={name || user.name}
+              image={previewImage}
+              size="lg"
+              onImageStatus={(status) => previewImage && setImageStatus({ url: previewImage, status })}
+            />
             <div className={styles.previewText}>
               <span className={styles.previewName}>{name.trim() || user.name}</span>
               <span className={styles.previewEmail}>{user.email}</span>
@@ -161,6 +170,7 @@ export function ProfileCard() {
               spellCheck={false}
               value={image}
               error={errors.image}
+              status={imageFailed ? t("account.profile.imageFailed") : ""}
               onChange={(event) => {
                 setImage(event.target.value);
                 setErrors(({ image: _cleared, ...rest }) => rest);

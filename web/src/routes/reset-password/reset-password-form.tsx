@@ -3,11 +3,11 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Form } from "../../components/ui/form";
-import { TextField } from "../../components/ui/text-field";
+import { PasswordField } from "../../components/ui/password-field";
 import { authClient } from "../../lib/auth-client";
 import { placeError } from "../../lib/auth-errors";
-import { PASSWORD_MIN_LENGTH } from "../../lib/config";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { passwordLengthProblem, usePasswordBounds } from "../../lib/use-password-bounds";
 
 type Field = "password" | "confirm";
 
@@ -28,6 +28,7 @@ export function ResetPasswordForm({ token, onDone, onInvalidToken }: ResetPasswo
   const [submitting, setSubmitting] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useFocusFirstError(formRef, attempt);
+  const bounds = usePasswordBounds();
 
   function fail(fields: Partial<Record<Field, string>>, form: string | null) {
     setErrors(fields);
@@ -39,7 +40,9 @@ export function ResetPasswordForm({ token, onDone, onInvalidToken }: ResetPasswo
     event.preventDefault();
     if (submitting) return;
     const found: Partial<Record<Field, string>> = {};
+    const tooShortOrLong = password ? passwordLengthProblem(t, password, bounds) : null;
     if (!password) found.password = t("validation.newPasswordRequired");
+    else if (tooShortOrLong) found.password = tooShortOrLong;
     if (!confirm) found.confirm = t("validation.confirmPasswordRequired");
     else if (password && confirm !== password) found.confirm = t("validation.passwordsDontMatch");
     if (Object.keys(found).length > 0) return fail(found, null);
@@ -65,11 +68,13 @@ export function ResetPasswordForm({ token, onDone, onInvalidToken }: ResetPasswo
           {formError}
         </Alert>
       ) : null}
-      <TextField
+      <PasswordField
         label={t("resetPassword.newPassword")}
-        hint={t("resetPassword.newPasswordHint", { min: PASSWORD_MIN_LENGTH })}
-        type="password"
+        hint={t("resetPassword.newPasswordHint", { min: bounds.minLength })}
+        revealLabel={t("common.showPassword")}
         name="new-password"
+        minLength={bounds.minLength}
+        maxLength={bounds.maxLength}
         autoComplete="new-password"
         required
         value={password}
@@ -79,9 +84,9 @@ export function ResetPasswordForm({ token, onDone, onInvalidToken }: ResetPasswo
           setErrors(({ password: _cleared, ...rest }) => rest);
         }}
       />
-      <TextField
+      <PasswordField
         label={t("resetPassword.confirmPassword")}
-        type="password"
+        revealLabel={t("common.showPassword")}
         name="confirm-password"
         autoComplete="new-password"
         required

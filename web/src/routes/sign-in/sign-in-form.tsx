@@ -5,6 +5,7 @@ import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Checkbox } from "../../components/ui/checkbox";
 import { Form } from "../../components/ui/form";
+import { PasswordField } from "../../components/ui/password-field";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage, fieldOfError } from "../../lib/auth-errors";
@@ -117,9 +118,9 @@ export function SignInForm() {
           clearError("identifier");
         }}
       />
-      <TextField
+      <PasswordField
         label={t("signIn.password")}
-        type="password"
+        revealLabel={t("common.showPassword")}
         name="password"
         autoComplete="current-password"
         required

@@ -3,12 +3,13 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Form } from "../../components/ui/form";
+import { PasswordField } from "../../components/ui/password-field";
 import { TextField } from "../../components/ui/text-field";
 import { UsernameField } from "../../components/username-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage, fieldOfError } from "../../lib/auth-errors";
-import { PASSWORD_MIN_LENGTH } from "../../lib/config";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { passwordLengthProblem, usePasswordBounds } from "../../lib/use-password-bounds";
 import { useUsernameAvailability } from "../../lib/use-username-availability";
 import { useUsernameBounds } from "../../lib/use-username-bounds";
 import { usernameProblem, usernameProblemMessage } from "../../lib/username-rules";
@@ -52,6 +53,7 @@ export function SignUpForm({ onCreatedWithoutSession, callbackURL }: SignUpFormP
   const username = values.username;
   const usernameBounds = useUsernameBounds();
   const usernameAvailability = useUsernameAvailability(username, { bounds: usernameBounds });
+  const passwordBounds = usePasswordBounds();
 
   function validate(): Partial<Values> {
     const found: Partial<Values> = {};
@@ -62,6 +64,10 @@ export function SignUpForm({ onCreatedWithoutSession, callbackURL }: SignUpFormP
     if (problem) found.username = usernameProblemMessage(t, problem, usernameBounds);
     else if (usernameAvailability === "taken") found.username = t("username.taken");
     if (!values.password) found.password = t("validation.passwordRequired");
+    else {
+      const problem = passwordLengthProblem(t, values.password, passwordBounds);
+      if (problem) found.password = problem;
+    }
     return found;
   }
 
@@ -134,11 +140,13 @@ export function SignUpForm({ onCreatedWithoutSession, callbackURL }: SignUpFormP
         availability={usernameAvailability}
         onChange={(value) => bind("username").onChange({ target: { value } })}
       />
-      <TextField
+      <PasswordField
         label={t("signUp.password")}
-        hint={t("signUp.passwordHint", { min: PASSWORD_MIN_LENGTH })}
-        type="password"
+        hint={t("signUp.passwordHint", { min: passwordBounds.minLength })}
+        revealLabel={t("common.showPassword")}
         autoComplete="new-password"
+        minLength={passwordBounds.minLength}
+        maxLength={passwordBounds.maxLength}
         required
         {...bind("password")}
       />

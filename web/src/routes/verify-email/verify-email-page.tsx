@@ -12,27 +12,46 @@ import { useDocumentTitle } from "../../lib/use-document-title";
 import { ResendVerification } from "./resend-verification";
 import styles from "./verify-email-page.module.css";
 
-type Outcome = "verified" | "alreadyVerified" | "pending" | "expired" | "invalid" | "userNotFound" | "emailTaken" | "failed";
+type Outcome =
+  | "verified"
+  | "alreadyVerified"
+  | "spentButVerified"
+  | "pending"
+  | "unknown"
+  | "expired"
+  | "invalid"
+  | "userNotFound"
+  | "emailTaken"
+  | "failed";
 
 /**
- * What the visitor should read: the service redirects here after using a verification link, with
- * `?error=…` when it could not. A signed-in visitor whose address is verified already is told so, whatever
- * became of this particular (perhaps old) link.
+ * What the visitor should read, from the service's answer only: a verification link redirects here with
+ * `?verified=true` when the address is verified, or `?error=…` when the link was refused (used, expired, forged).
+ * Without either, nothing happened here: a signed-in visitor is told their address's state as the session has it,
+ * a signed-out one is told how verifying works, never that something was verified.
  */
-function outcomeOf(error: string | null, user: User | null): Outcome {
+function outcomeOf(params: URLSearchParams, user: User | null): Outcome {
+  const error = params.get("error");
   if (error === "user_not_found") return "userNotFound";
   if (error === "couldnt_update_your_email") return "emailTaken";
-  if (user?.emailVerified) return error ? "alreadyVerified" : "verified";
-  if (!error) return user ? "pending" : "verified";
-  if (error === "token_expired") return "expired";
-  if (error === "invalid_token") return "invalid";
-  return "failed";
+  if (error) {
+    // The link did nothing; the address may be verified all the same (by this link's earlier use, say).
+    if (user?.emailVerified) return "spentButVerified";
+    if (error === "token_expired") return "expired";
+    if (error === "invalid_token") return "invalid";
+    return "failed";
+  }
+  if (params.get("verified") === "true") return "verified";
+  if (user) return user.emailVerified ? "alreadyVerified" : "pending";
+  return "unknown";
 }
 
 const ICONS: Record<Outcome, StatusIconProps> = {
   verified: { icon: "check", tone: "success" },
   alreadyVerified: { icon: "check", tone: "success" },
+  spentButVerified: { icon: "alert", tone: "warning" },
   pending: { icon: "mail", tone: "warning" },
+  unknown: { icon: "mail", tone: "accent" },
   expired: { icon: "alert", tone: "warning" },
   invalid: { icon: "alert", tone: "danger" },
   userNotFound: { icon: "alert", tone: "danger" },
@@ -42,18 +61,17 @@ const ICONS: Record<Outcome, StatusIconProps> = {
 
 export function VerifyEmailPage() {
   const { t } = useTranslation();
-  useDocumentTitle(t("verifyEmail.title"));
   const [params] = useSearchParams();
   const { data, isPending } = authClient.useSession();
-  if (isPending) return <LoadingScreen />;
-
   const user = data?.user ?? null;
-  const outcome = outcomeOf(params.get("error"), user);
+  const outcome = outcomeOf(params, user);
   const email = user?.email ?? "";
   const texts: Record<Outcome, [heading: string, lead: string]> = {
     verified: [t("verifyEmail.verifiedHeading"), user ? t("verifyEmail.verifiedLead") : t("verifyEmail.verifiedSignInLead")],
     alreadyVerified: [t("verifyEmail.alreadyVerifiedHeading"), t("verifyEmail.alreadyVerifiedLead", { email })],
+    spentButVerified: [t("verifyEmail.spentHeading"), t("verifyEmail.spentLead", { email })],
     pending: [t("verifyEmail.pendingHeading"), t("verifyEmail.pendingLead", { email })],
+    unknown: [t("verifyEmail.unknownHeading"), t("verifyEmail.unknownLead")],
     expired: [t("verifyEmail.expiredHeading"), t("verifyEmail.expiredLead")],
     invalid: [t("verifyEmail.invalidHeading"), t("verifyEmail.invalidLead")],
     userNotFound: [t("verifyEmail.userNotFoundHeading"), t("verifyEmail.userNotFoundLead")],
@@ -61,10 +79,14 @@ export function VerifyEmailPage() {
     failed: [t("verifyEmail.failedHeading"), t("verifyEmail.failedLead")],
   };
   const [heading, lead] = texts[outcome];
-  const canResend = outcome === "pending" || outcome === "expired" || outcome === "invalid" || outcome === "failed";
+  // The tab says what the page says (not "verified" while the page says the link failed).
+  useDocumentTitle(isPending ? t("verifyEmail.title") : heading);
+  if (isPending) return <LoadingScreen />;
+  const canResend =
+    outcome === "pending" || outcome === "unknown" || outcome === "expired" || outcome === "invalid" || outcome === "failed";
   // The link proved an address someone else could have registered first: the service removed the password set
   // before the proof and signed out every session; the owner chooses a new password by reset.
-  const passwordRemoved = params.get("passwordRemoved") === "true" && (outcome === "verified" || outcome === "alreadyVerified");
+  const passwordRemoved = params.get("passwordRemoved") === "true" && outcome === "verified";
 
   return (
     <AuthLayout>
