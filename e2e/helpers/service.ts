@@ -57,7 +57,8 @@ export async function startService(settings: ServiceOptions = {}): Promise<Runni
         secret: "e2e-secret-that-is-long-enough-for-production-use",
         database: { url: "sqlite://" + join(dir, "e2e.db") },
         logger: { level: "silent" },
-        rateLimit: { enabled: false },
+        // Off unless a journey turns it on (the rate-limit journey needs the real 429s).
+        rateLimit: { enabled: false, ...extra.rateLimit },
         email: { ...extra.email, ...(settings.smtpUrl ? { smtpUrl: settings.smtpUrl } : {}) },
         user: { ...extra.user, deleteUser: { enabled: true, ...extra.user?.deleteUser } },
       },
