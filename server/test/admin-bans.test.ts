@@ -151,6 +151,7 @@ describe.each(DIALECTS)("bans on %s", (dialect) => {
       activeOrganizationId: null,
       activeTeamId: null,
       impersonatedBy: null,
+      loginMethod: null,
     });
     return { token, cookie: `better-auth.session_token=${encodeURIComponent(signCookieValue(token, TEST_SECRET))}` };
   }

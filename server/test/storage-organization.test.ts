@@ -140,6 +140,7 @@ describe.each(DIALECTS)("organization storage on %s", (dialect) => {
       activeOrganizationId: organizationId,
       activeTeamId: teamId,
       impersonatedBy: null,
+      loginMethod: null,
     });
     const [sa, sb, sOther] = [session(a.id, "org-1", "team-1"), session(b.id, "org-1", "team-1"), session(b.id, "org-2", null)];
     for (const s of [sa, sb, sOther]) await stores.sessions.createSession(s);

@@ -34,6 +34,7 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
     activeOrganizationId: null,
     activeTeamId: null,
     impersonatedBy: null,
+    loginMethod: null,
     ...overrides,
   });
   const credential = (userId: string): Account => ({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { admitUser, bannedUserError, clientInfo, isBanned } from "../credentials/rules.js";
+import { isBanned } from "../credentials/rules.js";
+import { signIn } from "../session/sign-in.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { publicSession, publicSessionSchema, publicUser, publicUserSchema } from "../user/public.js";
@@ -29,18 +30,20 @@ export const impersonateUser = defineEndpoint({
     const admin = requirePermission(ctx, { user: ["impersonate"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_IMPERSONATE_USERS);
     const target = await findTargetUser(runtime, body.userId);
     // An administrator (by role or by adminUserIds) is impersonated only with allowImpersonatingAdmins, by anyone.
-    // A ban is checked below by admitUser, which also lifts one that has run out.
+    // A ban is checked below by the one way in (signIn), which also lifts one that has run out.
     if (impersonationRefusal(options, admin.user, target, runtime.now()) === "administrator") {
       throw new APIError("FORBIDDEN", ADMIN_MESSAGES.YOU_CANNOT_IMPERSONATE_ADMINS);
     }
-    const user = await admitUser(runtime, target);
-    if (!user) throw bannedUserError(runtime);
-    runtime.sessions.setAdminSessionCookie(ctx, admin.session.token);
+    // The one way in (session/sign-in.ts), as method "impersonation": the target's ban check (403 BANNED_USER, a
+    // ban that has run out lifted), the sign-in policies (told it is an impersonation), the session. It is not
+    // the target's own sign-in: the last-used cookie and user.lastLoginMethod are left alone.
     const expiresAt = new Date(runtime.now().getTime() + options.impersonationSessionDuration * 1000);
-    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx), {
-      rememberMe: false,
-      overrides: { expiresAt, impersonatedBy: admin.user.id },
+    const adminToken = admin.session.token;
+    const { user, session } = await signIn(ctx, target, {
+      method: "impersonation",
+      impersonation: { by: admin.user.id, expiresAt },
     });
+    runtime.sessions.setAdminSessionCookie(ctx, adminToken);
     runtime.logger.info({ userId: user.id, by: admin.user.id }, "impersonation started");
     return { session: publicSession(session), user: publicUser(user) };
   },

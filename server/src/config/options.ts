@@ -163,6 +163,24 @@ export const optionsSchema = z
           .default("You have been banned from this application. Please contact support if you believe this is an error."),
       })
       .prefault({}),
+    /**
+     * The method a browser signed in with last (session/sign-in.ts), as Better Auth's lastLoginMethod plugin keeps
+     * it: a cookie the sign-in page reads to mark that method, and optionally user.lastLoginMethod.
+     */
+    lastLoginMethod: z
+      .strictObject({
+        /** Off: no cookie is set and the column is not written (the session still records its method). */
+        enabled: z.boolean().default(true),
+        /** The cookie's full name: no prefix and never `__Secure-` (the page reads it by this name). */
+        cookieName: z
+          .string()
+          .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/)
+          .max(256)
+          .default("better-auth.last_used_login_method"),
+        /** Also write the method to user.lastLoginMethod on each sign-in. */
+        storeInDatabase: z.boolean().default(false),
+      })
+      .prefault({}),
     /** Social sign-in: one entry per provider, and `oidc` for generic OpenID Connect providers (social-options.ts). */
     socialProviders: socialProvidersSchema,
     /** Linked accounts: linking rules and token encryption (social-options.ts). */

@@ -5,13 +5,14 @@ import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import { insertUserWithPassword, upgradePasswordHash } from "./credential-account.js";
-import { admitUser, bannedUserError, checkNewPassword, clientInfo } from "./rules.js";
+import { checkNewPassword } from "./rules.js";
+import { signIn, type SignInMethod } from "../session/sign-in.js";
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "./username.js";
 import { inBackground } from "../verification/background.js";
 import { sendVerificationMail } from "../verification/mail.js";
 import { markRegistrant, registrantSetCookie } from "../verification/registrant-cookie.js";
 import { toLanguage } from "../email/language.js";
-import type { User } from "../storage/index.js";
+import type { Session, User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
@@ -72,11 +73,14 @@ export const signUpEmail = defineEndpoint({
     const hash = await runtime.hasher.hash(body.password);
     const user = newUserRecord({ ...fields, ...names, lang }, runtime.now());
     // The first session is written with the user and their password, in the same statement or transaction.
-    const sessionOptions = { rememberMe: body.rememberMe ?? true };
-    const session = signsIn ? runtime.sessions.newSession(user, clientInfo(ctx), sessionOptions) : undefined;
-    await insertUserWithPassword(runtime, user, hash, session).catch((error: unknown) => {
-      throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS) : error;
-    });
+    const insert = (session?: Session) =>
+      insertUserWithPassword(runtime, user, hash, session).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS) : error;
+      });
+    // Signing in goes through the one way in (session/sign-in.ts), which hands the session back to be stored here.
+    const session = signsIn
+      ? (await signIn(ctx, user, { method: "email", rememberMe: body.rememberMe ?? true, store: insert })).session
+      : await insert().then(() => undefined);
     runtime.logger.info({ userId: user.id }, "user signed up");
     // This browser chose the password: a verification link opened here keeps it (registrant-cookie.ts).
     markRegistrant(ctx, user.id);
@@ -87,7 +91,6 @@ export const signUpEmail = defineEndpoint({
       );
     }
     if (!session) return { token: null, user: publicUser(user) };
-    runtime.sessions.setNewSessionCookies(ctx, { session, user }, sessionOptions);
     return { token: session.token, user: publicUser(user) };
   },
 });
@@ -125,19 +128,20 @@ export const signInEmail = defineEndpoint({
       throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
     }
     const user = await verifyEmailPassword(runtime, email, body.password);
-    return completeSignIn(ctx, user, body, MESSAGES.EMAIL_NOT_VERIFIED);
+    return completeSignIn(ctx, user, body, MESSAGES.EMAIL_NOT_VERIFIED, "email");
   },
 });
 
 /**
  * What a password sign-in does once the password is right, whichever identifier was used: refuse an unverified
- * address when verification is required (mailing a fresh link), refuse a banned user, then open the session.
+ * address when verification is required (mailing a fresh link), then the one way in (session/sign-in.ts): the ban check, the sign-in policies, the session.
  */
 export async function completeSignIn(
   ctx: EndpointContext,
   found: User,
   body: { rememberMe?: boolean | undefined; callbackURL?: string | undefined },
   notVerifiedMessage: string,
+  method: SignInMethod,
 ) {
   const { runtime } = ctx;
   if (runtime.config.emailAndPassword.requireEmailVerification && !found.emailVerified) {
@@ -152,11 +156,7 @@ export async function completeSignIn(
       headers: { "set-cookie": registrantSetCookie(runtime.config, found.id) },
     });
   }
-  const user = await admitUser(runtime, found);
-  if (!user) throw bannedUserError(runtime);
-  const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx), {
-    rememberMe: body.rememberMe ?? true,
-  });
+  const { user, session } = await signIn(ctx, found, { method, rememberMe: body.rememberMe ?? true });
   if (body.callbackURL) ctx.setHeader("location", body.callbackURL);
   return {
     redirect: Boolean(body.callbackURL),

@@ -16,8 +16,7 @@ export function isBanned(user: User, now: Date): boolean {
 }
 
 /**
- * The one ban check every way of signing in makes before it creates a session (password, username, the
- * verification link's auto sign-in, impersonation; social sign-in too when it comes). Returns the user, with
+ * The ban check of the one way in (session/sign-in.ts), which every sign-in method ends in. Returns the user, with
  * a ban that has run out lifted and written back, or null while a ban holds.
  */
 export async function admitUser(runtime: Runtime, user: User): Promise<User | null> {

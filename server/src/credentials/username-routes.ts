@@ -34,7 +34,7 @@ export const signInUsername = defineEndpoint({
       USERNAME_MESSAGES.INVALID_USERNAME_OR_PASSWORD,
       `username:${username}`,
     );
-    return completeSignIn(ctx, user, body, USERNAME_MESSAGES.EMAIL_NOT_VERIFIED);
+    return completeSignIn(ctx, user, body, USERNAME_MESSAGES.EMAIL_NOT_VERIFIED, "username");
   },
 });
 

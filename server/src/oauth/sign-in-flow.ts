@@ -1,4 +1,4 @@
-import { admitUser, clientInfo } from "../credentials/rules.js";
+import { signIn, SignInRefused } from "../session/sign-in.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import type { Session, User } from "../storage/index.js";
 import { profileEmail, signInWithProfile, type SignInFailure } from "./account-linking.js";
@@ -12,7 +12,7 @@ export type ProviderSignIn =
 
 /**
  * The end of every provider sign-in, redirect or ID token (SPEC.md section 4, steps 3 to 5): the user found,
- * linked or created, refused while banned (the ban check every sign-in makes), then a session and its cookie.
+ * linked or created, then the one way in (session/sign-in.ts): refused while banned, a session and its cookie.
  */
 export async function completeProviderSignIn(
   ctx: EndpointContext,
@@ -26,13 +26,16 @@ export async function completeProviderSignIn(
   if (!email) return { ok: false, reason: "email not found" };
   const outcome = await signInWithProfile(runtime, provider, profile, tokens, { email, requestSignUp });
   if (!outcome.ok) return outcome;
-  const user = await admitUser(runtime, outcome.user);
-  if (!user) return { ok: false, reason: "banned" };
   try {
-    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx));
+    // The one way in (session/sign-in.ts): ban check, sign-in policies, the session; the method is the provider.
+    const { user, session } = await signIn(ctx, outcome.user, { method: provider.id });
     return { ok: true, user, session, isNewUser: outcome.isNewUser };
   } catch (error) {
-    runtime.logger.error({ userId: user.id, err: (error as Error).message }, "session not created after provider sign-in");
+    if (error instanceof SignInRefused) {
+      if (error.code === "BANNED_USER") return { ok: false, reason: "banned" };
+      throw error;
+    }
+    runtime.logger.error({ userId: outcome.user.id, err: (error as Error).message }, "session not created after provider sign-in");
     return { ok: false, reason: "unable to create session" };
   }
 }

@@ -23,6 +23,8 @@ export interface NewSessionOptions {
   /** Off: a one-day session in a browser-session cookie. On by default. */
   rememberMe?: boolean | undefined;
   overrides?: Partial<Session>;
+  /** Recorded on the session: how the user signed in (session/sign-in.ts). */
+  loginMethod?: string | undefined;
 }
 
 export interface ClientInfo {
@@ -38,11 +40,9 @@ const DONT_REMEMBER_SESSION_LIFE = 86_400; // remember-me off: a one-day session
 const DONT_REMEMBER_CACHE_LIFE = 60;
 
 export interface SessionService {
-  /** Creates a session for the user and sets its cookies. */
-  createSession(jar: CookieJar, user: User, client: ClientInfo, opts?: NewSessionOptions): Promise<Session>;
   /**
-   * The two halves of createSession, for a caller that stores the session itself (sign-up writes it with the
-   * new user): the record, not yet stored; then, once it is, its cookies.
+   * A new session in two halves: the record, not yet stored; then, once it is, its cookies. Only the one sign-in
+   * function (sign-in.ts) uses them, so every way in makes the same checks before a session exists.
    */
   newSession(user: User, client: ClientInfo, opts?: NewSessionOptions): Session;
   setNewSessionCookies(jar: CookieJar, data: SessionAndUser, opts?: NewSessionOptions): void;
@@ -133,6 +133,7 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
       activeOrganizationId: null,
       activeTeamId: null,
       impersonatedBy: null,
+      loginMethod: opts.loginMethod ?? null,
       ...opts.overrides,
     };
   };
@@ -150,13 +151,6 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
   return {
     newSession,
     setNewSessionCookies,
-
-    async createSession(jar, user, client, opts = {}) {
-      const session = newSession(user, client, opts);
-      await stores.sessions.createSession(session);
-      setNewSessionCookies(jar, { session, user }, opts);
-      return session;
-    },
 
     async readSession(jar, opts) {
       const token = sessionTokenOf(jar);

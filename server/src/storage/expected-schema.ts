@@ -62,6 +62,8 @@ export const EXPECTED_SCHEMA: { [T in keyof Tables]: TableSpec<keyof Tables[T] &
       banExpires: date,
       // Gatehouse's own: the language of the user's mail
       lang: text,
+      // lastLoginMethod plugin (storeInDatabase): the method of the user's last sign-in
+      lastLoginMethod: text,
     },
     indexes: [
       { name: "user_email_uidx", columns: ["email"], unique: true },
@@ -88,6 +90,8 @@ export const EXPECTED_SCHEMA: { [T in keyof Tables]: TableSpec<keyof Tables[T] &
       activeTeamId: text,
       // admin plugin
       impersonatedBy: text,
+      // Gatehouse's own: how the session was signed in to (session/sign-in.ts)
+      loginMethod: text,
     },
     indexes: [
       { name: "session_token_uidx", columns: ["token"], unique: true },

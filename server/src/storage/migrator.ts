@@ -8,6 +8,7 @@ import * as accountIdentity from "./migrations/0005-account-identity.js";
 import * as userTrigram from "./migrations/0006-user-trigram.js";
 import * as impersonationIndex from "./migrations/0007-impersonation-index.js";
 import * as teamMemberCount from "./migrations/0008-team-member-count.js";
+import * as loginMethod from "./migrations/0009-login-method.js";
 import { reconcileSchema } from "./reconcile.js";
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   "0006-user-trigram": userTrigram,
   "0007-impersonation-index": impersonationIndex,
   "0008-team-member-count": teamMemberCount,
+  "0009-login-method": loginMethod,
 };
 
 /**

@@ -28,6 +28,8 @@ export interface Session {
   activeOrganizationId: string | null;
   activeTeamId: string | null;
   impersonatedBy: string | null;
+  /** How the user signed in (session/sign-in.ts): "email", "username", a provider id, ...; null on older sessions. */
+  loginMethod: string | null;
 }
 
 export interface Account {

@@ -24,6 +24,8 @@ export interface UserTable {
   banReason: string | null;
   banExpires: DbDate | null;
   lang: string | null;
+  /** The method of the user's last sign-in, written only with lastLoginMethod.storeInDatabase (migration 0009). */
+  lastLoginMethod: string | null;
 }
 
 export interface SessionTable {
@@ -38,6 +40,8 @@ export interface SessionTable {
   activeOrganizationId: string | null;
   activeTeamId: string | null;
   impersonatedBy: string | null;
+  /** How the session was signed in to (migration 0009). */
+  loginMethod: string | null;
 }
 
 export interface AccountTable {

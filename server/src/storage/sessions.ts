@@ -19,6 +19,7 @@ export function toSession(row: Selectable<SessionTable>): Session {
     activeOrganizationId: row.activeOrganizationId ?? null,
     activeTeamId: row.activeTeamId ?? null,
     impersonatedBy: row.impersonatedBy ?? null,
+    loginMethod: row.loginMethod ?? null,
   };
 }
 
@@ -44,6 +45,7 @@ const SESSION_COLUMNS = [
   "activeOrganizationId",
   "activeTeamId",
   "impersonatedBy",
+  "loginMethod",
 ] as const;
 const USER_COLUMNS = [
   "id",

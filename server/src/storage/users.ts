@@ -144,6 +144,11 @@ export function userStore(db: Kysely<Database>) {
       return row ? toUser(row) : null;
     },
 
+    /** lastLoginMethod.storeInDatabase: the method of the user's latest sign-in (not a profile change: updatedAt stays). */
+    async setLastLoginMethod(id: string, method: string): Promise<void> {
+      await db.updateTable("user").set({ lastLoginMethod: method }).where("id", "=", id).execute();
+    },
+
     async updateUser(id: string, changes: UserChanges): Promise<User | null> {
       const values: Record<string, unknown> = { updatedAt: dbDate(changes.updatedAt) };
       for (const key of ["name", "image", "email", "username", "displayUsername", "role", "lang", "banReason"] as const) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { admitUser, clientInfo } from "../credentials/rules.js";
+import { signIn, SignInRefused } from "../session/sign-in.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
@@ -184,8 +184,11 @@ export const verifyEmail = defineEndpoint({
     } else if (runtime.config.emailVerification.autoSignInAfterVerification && proven) {
       // Only the link that proved the address signs in, once; a banned user's address is verified all the same,
       // but they are not signed in.
-      const admitted = await admitUser(runtime, updated);
-      if (admitted) await runtime.sessions.createSession(ctx, admitted, clientInfo(ctx));
+      try {
+        await signIn(ctx, updated, { method: "email-verification" });
+      } catch (error) {
+        if (!(error instanceof SignInRefused)) throw error;
+      }
     }
     if (query.callbackURL) {
       // The page the link lands on says what happened from these markers alone: `verified=true` only when the

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { checkCurrentPassword, setCredentialPassword } from "../credentials/credential-account.js";
-import { checkNewPassword, clientInfo } from "../credentials/rules.js";
+import { checkNewPassword } from "../credentials/rules.js";
+import { signIn } from "../session/sign-in.js";
 import { generateId } from "../crypto/random.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
@@ -187,7 +188,9 @@ export const changePassword = defineEndpoint({
     });
     notifyPasswordChanged(runtime, ctx.headers, user);
     if (!body.revokeOtherSessions) return { token: null, user: publicUser(user) };
-    const session = await runtime.sessions.createSession(ctx, user, clientInfo(ctx));
+    // A new session for the one this request came with (the others are gone): it keeps that one's method.
+    const current = ctx.session!.session;
+    const { session } = await signIn(ctx, user, { method: current.loginMethod ?? "email", renewalOf: current });
     return { token: session.token, user: publicUser(user) };
   },
 });

@@ -1,0 +1,104 @@
+import { admitUser, bannedUserError, clientInfo } from "../credentials/rules.js";
+import type { EndpointContext } from "../http/endpoint.js";
+import { APIError } from "../http/errors.js";
+import type { Session, User } from "../storage/index.js";
+
+/**
+ * How a user signed in, recorded on the session (session.loginMethod) and, for a method the user chose on the
+ * sign-in page, in the last-used cookie: "email" (email and password, sign-up included), "username", a social
+ * provider's id ("google", an `oidc` provider's id; redirect or ID token alike), "email-verification" (a
+ * verification link's auto sign-in), "impersonation" (an administrator acting as the user).
+ */
+export type SignInMethod = string;
+
+/** Ways in the user did not pick on the sign-in page: they never become the browser's "last used" method. */
+const NOT_CHOSEN: ReadonlySet<SignInMethod> = new Set(["email-verification", "impersonation"]);
+
+/** Better Auth's lastLoginMethod cookie life: 30 days. */
+const LAST_USED_COOKIE_LIFE = 2_592_000;
+
+export interface SignInAttempt {
+  user: User;
+  method: SignInMethod;
+  /** Impersonation: the administrator opening the session. */
+  impersonatedBy?: string | undefined;
+  /** A session that replaces one the user already holds (change-password revoking the others). */
+  renewalOf?: Session | undefined;
+}
+
+/**
+ * A sign-in policy: runs after the ban check and before the session exists; refuses by throwing SignInRefused (or
+ * any APIError). None today. The second factor hooks in here and nowhere else: it looks at the attempt (method,
+ * user, impersonation, renewal) and refuses or diverts a sign-in that still owes a factor, whichever way in it came.
+ */
+export type SignInPolicy = (ctx: EndpointContext, attempt: SignInAttempt) => void | Promise<void>;
+
+/** The policies every sign-in runs, in order. A module owning one (the second factor) lists it here. */
+const POLICIES: readonly SignInPolicy[] = [];
+
+/** A sign-in refused by the ban check or a policy; a caller that must not answer with an error (a verification link) catches this one. */
+export class SignInRefused extends APIError {}
+
+export interface SignInOptions {
+  method: SignInMethod;
+  /** Off: a one-day session in a browser-session cookie. On by default. */
+  rememberMe?: boolean | undefined;
+  /** Impersonation: the administrator, and when the session ends. */
+  impersonation?: { by: string; expiresAt: Date } | undefined;
+  /** Replaces the user's current session (its method is kept; the last-used cookie is left alone). */
+  renewalOf?: Session | undefined;
+  /**
+   * Stores the session itself instead of the session store's insert: sign-up writes the user, their password and
+   * the first session in one statement. Called with the session once the checks have passed.
+   */
+  store?: ((session: Session) => Promise<void>) | undefined;
+}
+
+/**
+ * The one way in: every sign-in method ends here. Refuses a banned user (403 BANNED_USER with
+ * admin.bannedUserMessage; a ban that has run out is lifted), runs the sign-in policies, creates the session with
+ * the method recorded on it, sets its cookies, and remembers the method for the sign-in page (the last-used
+ * cookie; user.lastLoginMethod with lastLoginMethod.storeInDatabase).
+ */
+export async function signIn(
+  ctx: EndpointContext,
+  found: User,
+  opts: SignInOptions,
+): Promise<{ user: User; session: Session }> {
+  const { runtime } = ctx;
+  const user = await admitUser(runtime, found);
+  if (!user) {
+    const banned = bannedUserError(runtime);
+    throw new SignInRefused(banned.status, banned.message, { code: banned.code });
+  }
+  const method = opts.renewalOf?.loginMethod ?? opts.method;
+  for (const policy of POLICIES) {
+    await policy(ctx, { user, method, impersonatedBy: opts.impersonation?.by, renewalOf: opts.renewalOf });
+  }
+
+  const sessionOptions = {
+    rememberMe: opts.impersonation ? false : (opts.rememberMe ?? true),
+    loginMethod: method,
+    overrides: opts.impersonation
+      ? { expiresAt: opts.impersonation.expiresAt, impersonatedBy: opts.impersonation.by }
+      : undefined,
+  };
+  const session = runtime.sessions.newSession(user, clientInfo(ctx), sessionOptions);
+  if (opts.store) await opts.store(session);
+  else await runtime.stores.sessions.createSession(session);
+  runtime.sessions.setNewSessionCookies(ctx, { session, user }, sessionOptions);
+
+  const lastUsed = runtime.config.lastLoginMethod;
+  if (lastUsed.enabled && !opts.renewalOf && !opts.impersonation && !NOT_CHOSEN.has(method)) {
+    // Readable by the page (not HttpOnly) and unsigned: it only picks which button gets a "Last used" mark.
+    ctx.setCookie(lastUsed.cookieName, method, {
+      path: "/",
+      httpOnly: false,
+      sameSite: "Lax",
+      secure: runtime.config.secureCookies,
+      maxAge: LAST_USED_COOKIE_LIFE,
+    });
+    if (lastUsed.storeInDatabase) await runtime.stores.users.setLastLoginMethod(user.id, method);
+  }
+  return { user, session };
+}
