@@ -2,6 +2,8 @@ import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { authClient } from "../lib/auth-client";
+import { lastUsedMethod } from "../lib/last-used-method";
+import { LastUsedBadge } from "./last-used-badge";
 import { errorMessage } from "../lib/auth-errors";
 import { useErrorSentence } from "../lib/use-error-sentence";
 import { useFeatures } from "../lib/use-features";
@@ -27,6 +29,7 @@ export function SocialSignIn({ mode, returnTo }: SocialSignInProps) {
   const features = useFeatures();
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [lastUsed] = useState(lastUsedMethod);
   const providers = features?.providers ?? [];
   if (providers.length === 0) return null;
 
@@ -63,6 +66,7 @@ export function SocialSignIn({ mode, returnTo }: SocialSignInProps) {
       <ul className={styles.list} aria-label={t("social.listLabel")}>
         {providers.map(({ id, name }) => (
           <li key={id}>
+            {mode === "signIn" && lastUsed === id ? <LastUsedBadge /> : null}
             <Button
               variant="secondary"
               fullWidth

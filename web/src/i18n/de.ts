@@ -145,6 +145,7 @@ export const de: Messages = {
     password: "Passwort",
     rememberMe: "Auf diesem Gerät angemeldet bleiben",
     forgotPassword: "Passwort vergessen?",
+    lastUsed: "Zuletzt verwendet",
     submit: "Anmelden",
     submitting: "Anmeldung läuft…",
     noAccount: "Neu hier?",

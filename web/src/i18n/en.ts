@@ -147,6 +147,7 @@ export const en = {
     password: "Password",
     rememberMe: "Keep me signed in on this device",
     forgotPassword: "Forgot password?",
+    lastUsed: "Last used",
     submit: "Sign in",
     submitting: "Signing in…",
     noAccount: "New here?",

@@ -144,6 +144,7 @@ export const es: Messages = {
     password: "Contraseña",
     rememberMe: "Mantener la sesión iniciada en este dispositivo",
     forgotPassword: "¿Has olvidado la contraseña?",
+    lastUsed: "Usado por última vez",
     submit: "Iniciar sesión",
     submitting: "Iniciando sesión…",
     noAccount: "¿Eres nuevo?",

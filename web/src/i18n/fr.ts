@@ -144,6 +144,7 @@ export const fr: Messages = {
     password: "Mot de passe",
     rememberMe: "Rester connecté sur cet appareil",
     forgotPassword: "Mot de passe oublié ?",
+    lastUsed: "Utilisé la dernière fois",
     submit: "Se connecter",
     submitting: "Connexion…",
     noAccount: "Nouveau ici ?",

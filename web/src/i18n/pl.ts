@@ -144,6 +144,7 @@ export const pl: Messages = {
     password: "Hasło",
     rememberMe: "Nie wylogowuj mnie na tym urządzeniu",
     forgotPassword: "Nie pamiętasz hasła?",
+    lastUsed: "Ostatnio używane",
     submit: "Zaloguj się",
     submitting: "Logowanie…",
     noAccount: "Jesteś tu pierwszy raz?",

@@ -144,6 +144,7 @@ export const ru: Messages = {
     password: "Пароль",
     rememberMe: "Не выходить на этом устройстве",
     forgotPassword: "Забыли пароль?",
+    lastUsed: "Использовался последним",
     submit: "Войти",
     submitting: "Вход…",
     noAccount: "Впервые здесь?",

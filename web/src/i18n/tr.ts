@@ -144,6 +144,7 @@ export const tr: Messages = {
     password: "Şifre",
     rememberMe: "Bu cihazda oturumum açık kalsın",
     forgotPassword: "Şifrenizi mi unuttunuz?",
+    lastUsed: "Son kullanılan",
     submit: "Giriş yap",
     submitting: "Giriş yapılıyor…",
     noAccount: "Yeni misiniz?",

@@ -144,6 +144,7 @@ export const uk: Messages = {
     password: "Пароль",
     rememberMe: "Не виходити на цьому пристрої",
     forgotPassword: "Забули пароль?",
+    lastUsed: "Використано останнім",
     submit: "Увійти",
     submitting: "Вхід…",
     noAccount: "Уперше тут?",

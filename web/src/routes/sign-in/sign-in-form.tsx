@@ -7,7 +7,9 @@ import { Checkbox } from "../../components/ui/checkbox";
 import { Form } from "../../components/ui/form";
 import { PasswordField } from "../../components/ui/password-field";
 import { TextField } from "../../components/ui/text-field";
+import { LastUsedBadge } from "../../components/last-used-badge";
 import { authClient } from "../../lib/auth-client";
+import { lastUsedMethod } from "../../lib/last-used-method";
 import { errorMessage, fieldOfError } from "../../lib/auth-errors";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
 import { isEmailIdentifier } from "../../lib/username-rules";
@@ -32,6 +34,7 @@ export function SignInForm() {
   const { t } = useTranslation();
   const formRef = useRef<HTMLFormElement>(null);
   // An email address or a username: one with an "@" is an email address, since usernames cannot have one.
+  const [lastUsed] = useState(lastUsedMethod);
   const [identifier, setIdentifier] = useState("");
   // Set when the service refused an unverified address (and mailed it a new link): an explanation, not an error.
   // The address when the visitor typed it, "" when they signed in with a username (the address is not ours to show).
@@ -147,6 +150,7 @@ export function SignInForm() {
           {t("signIn.forgotPassword")}
         </Link>
       </div>
+      {lastUsed === "email" || lastUsed === "username" ? <LastUsedBadge /> : null}
       <Button type="submit" fullWidth loading={submitting} loadingText={t("signIn.submitting")}>
         {t("signIn.submit")}
       </Button>
