@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fromAcceptLanguage, LANGUAGE_IDS, LANGUAGES, pickLanguage, toLanguage } from "../src/email/language.js";
 import { CATALOGS } from "../src/email/locales/index.js";
 import { renderMail, renderNotice, type MailKind } from "../src/email/templates.js";
+import { formatDuration } from "../src/email/duration.js";
 
 const KINDS: MailKind[] = ["verification", "resetPassword", "changeEmail", "deleteAccount", "invitation"];
 
@@ -98,5 +99,61 @@ describe("mail templates", () => {
     expect(pickLanguage("es", "de")).toBe("es");
     expect(pickLanguage(null, "de-DE,de;q=0.9")).toBe("de");
     expect(pickLanguage(null, undefined)).toBe("en");
+  });
+});
+
+/** A link's life in each unit, for the duration tests: 1, 2, 5, 21, 22 and 25 of them. */
+const AMOUNTS = [1, 2, 5, 21, 22, 25];
+const SECONDS = { minute: 60, hour: 3600, day: 86_400 } as const;
+
+describe("#14 durations in mail: CLDR plural rules and the case the sentence needs", () => {
+  // Days start at two (one day is said as 24 hours), so "1 day" is checked through 86 400 s = 24 hours below.
+  const EXPECTED: Record<"pl" | "ru" | "uk", Record<keyof typeof SECONDS, string[]>> = {
+    pl: {
+      minute: ["1 minutę", "2 minuty", "5 minut", "21 minut", "22 minuty", "25 minut"],
+      hour: ["1 godzinę", "2 godziny", "5 godzin", "21 godzin", "22 godziny", "25 godzin"],
+      day: ["1 dzień", "2 dni", "5 dni", "21 dni", "22 dni", "25 dni"],
+    },
+    ru: {
+      minute: ["1 минуту", "2 минуты", "5 минут", "21 минуту", "22 минуты", "25 минут"],
+      hour: ["1 час", "2 часа", "5 часов", "21 час", "22 часа", "25 часов"],
+      day: ["1 день", "2 дня", "5 дней", "21 день", "22 дня", "25 дней"],
+    },
+    uk: {
+      minute: ["1 хвилину", "2 хвилини", "5 хвилин", "21 хвилину", "22 хвилини", "25 хвилин"],
+      hour: ["1 годину", "2 години", "5 годин", "21 годину", "22 години", "25 годин"],
+      day: ["1 день", "2 дні", "5 днів", "21 день", "22 дні", "25 днів"],
+    },
+  };
+
+  it.each(["pl", "ru", "uk"] as const)("#14: %s says 1, 2, 5, 21, 22 and 25 minutes, hours and days in its own forms", (language) => {
+    for (const unit of ["minute", "hour"] as const) {
+      expect(AMOUNTS.map((n) => formatDuration(n * SECONDS[unit], language)), `${language} ${unit}`).toEqual(EXPECTED[language][unit]);
+    }
+    // One day is 24 hours; from two days up a whole number of days is said in days.
+    const days = AMOUNTS.map((n) => formatDuration(n * SECONDS.day, language));
+    expect(days.slice(1), `${language} day`).toEqual(EXPECTED[language].day.slice(1));
+  });
+
+  it("#14: the other languages say one and many", () => {
+    expect([3600, 7200, 60, 300, 172_800].map((s) => formatDuration(s, "en"))).toEqual([
+      "1 hour",
+      "2 hours",
+      "1 minute",
+      "5 minutes",
+      "2 days",
+    ]);
+    expect([3600, 7200, 60, 172_800].map((s) => formatDuration(s, "de"))).toEqual(["1 Stunde", "2 Stunden", "1 Minute", "2 Tage"]);
+    expect([3600, 7200, 60, 172_800].map((s) => formatDuration(s, "es"))).toEqual(["1 hora", "2 horas", "1 minuto", "2 días"]);
+    expect([3600, 7200, 60, 172_800].map((s) => formatDuration(s, "fr"))).toEqual(["1 heure", "2 heures", "1 minute", "2 jours"]);
+    expect([3600, 7200, 60, 172_800].map((s) => formatDuration(s, "tr"))).toEqual(["1 saat", "2 saat", "1 dakika", "2 gün"]);
+  });
+
+  it("#14: the Polish verification mail says the link is valid for 1 godzinę (not godzina)", () => {
+    const mail = renderMail("verification", "pl", { name: "Ola", email: "ola@example.com", url: "https://x.example/v", expiresIn: 3600 });
+    expect(mail.text).toContain("Link jest ważny przez 1 godzinę.");
+    expect(mail.text).not.toContain("godzina");
+    const reset = renderMail("resetPassword", "ru", { name: "Оля", email: "o@example.com", url: "https://x.example/r", expiresIn: 21 * 60 });
+    expect(reset.text).toContain("Ссылка действительна 21 минуту.");
   });
 });

@@ -1,6 +1,7 @@
 import type { Language } from "./language.js";
 import { CATALOGS, type MailCatalog } from "./locales/index.js";
 import { escapeHtml } from "../http/html.js";
+import { formatDuration } from "./duration.js";
 
 /** The messages Gatehouse mails, each rendered as plain text and HTML in the recipient's language. */
 export type MailKind = "verification" | "resetPassword" | "changeEmail" | "deleteAccount" | "invitation";
@@ -27,26 +28,6 @@ export interface RenderedMail {
 
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
-
-/** "1 hour", "24 часа", "60 Minuten": plural forms come from the platform's CLDR data. */
-export function formatDuration(seconds: number, language: Language): string {
-  const [unit, amount] =
-    seconds % 86_400 === 0 && seconds >= 172_800
-      ? (["day", seconds / 86_400] as const)
-      : seconds % 3600 === 0
-        ? (["hour", seconds / 3600] as const)
-        : (["minute", Math.max(1, Math.round(seconds / 60))] as const);
-  const key = `${language}:${unit}`;
-  let format = DURATION_FORMATS.get(key);
-  if (!format) {
-    // Building a formatter loads ICU data (about a millisecond); there are at most languages × 3 of them.
-    format = new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long" });
-    DURATION_FORMATS.set(key, format);
-  }
-  return format.format(amount);
-}
-
-const DURATION_FORMATS = new Map<string, Intl.NumberFormat>();
 
 export function renderMail(kind: MailKind, language: Language, vars: MailVariables): RenderedMail {
   const catalog: MailCatalog = CATALOGS[language];

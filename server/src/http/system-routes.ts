@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, RawResponse } from "./endpoint.js";
-import { escapeHtml } from "./html.js";
+import { fromAcceptLanguage, DEFAULT_LANGUAGE } from "../email/language.js";
+import { renderErrorPage } from "./error-page.js";
 
 export const ok = defineEndpoint({
   method: "GET",
@@ -13,32 +14,6 @@ export const ok = defineEndpoint({
     return { ok: true };
   },
 });
-
-export function errorPage(code: string, description?: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Authentication Error</title>
-<style>
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f6f7f9;color:#1f2933;margin:0;display:grid;place-items:center;min-height:100vh}
-main{background:#fff;border:1px solid #e4e7eb;border-radius:12px;padding:2rem 2.5rem;max-width:28rem;box-shadow:0 1px 3px rgba(0,0,0,.06)}
-h1{font-size:1.25rem;margin:0 0 .75rem}code{background:#f0f2f5;padding:.15rem .4rem;border-radius:4px;word-break:break-all}
-p{line-height:1.5}a{color:#2457c5}
-</style>
-</head>
-<body>
-<main>
-<h1>Authentication Error</h1>
-<p>Something went wrong while signing you in.</p>
-<p>Error code: <code>${escapeHtml(code)}</code></p>
-${description ? `<p>${escapeHtml(description)}</p>` : ""}
-<p><a href="/">Back to the application</a></p>
-</main>
-</body>
-</html>`;
-}
 
 export const error = defineEndpoint({
   method: "GET",
@@ -53,9 +28,12 @@ export const error = defineEndpoint({
   async handler(ctx) {
     const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
     const code = (first(ctx.query.error) ?? "UNKNOWN").slice(0, 200);
-    const description = first(ctx.query.error_description)?.slice(0, 500);
+    // In the visitor's language (Accept-Language, else English), as mail is when no saved language is known.
+    const language = fromAcceptLanguage(ctx.headers.get("accept-language")) ?? DEFAULT_LANGUAGE;
     ctx.setHeader("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
-    return new RawResponse(errorPage(code || "UNKNOWN", description), "text/html; charset=utf-8");
+    ctx.setHeader("content-language", language);
+    ctx.setHeader("vary", "Accept-Language");
+    return new RawResponse(renderErrorPage(code || "UNKNOWN", language), "text/html; charset=utf-8");
   },
 });
 
