@@ -47,6 +47,7 @@ export const de: Messages = {
   serverErrors: {
     INVALID_EMAIL: "Geben Sie eine gültige E-Mail-Adresse ein.",
     INVALID_EMAIL_OR_PASSWORD: "E-Mail-Adresse oder Passwort ist falsch.",
+    BANNED_USER: "Dieses Konto ist gesperrt und kann sich nicht anmelden. Wenden Sie sich an den Support, wenn Sie das für einen Fehler halten.",
     INVALID_USERNAME_OR_PASSWORD: "Benutzername oder Passwort ist falsch.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "Dieser Benutzername ist vergeben. Wählen Sie einen anderen.",
     USERNAME_IS_TOO_SHORT: "Dieser Benutzername ist zu kurz.",
@@ -349,6 +350,8 @@ export const de: Messages = {
       connect: "{{provider}} verbinden",
       connected: "{{provider}} ist jetzt verbunden. Sie können sich damit anmelden.",
       connectFailed: "{{provider}} konnte nicht verbunden werden",
+      notSetUpTitle: "Die Anmeldung über andere Dienste ist nicht eingerichtet",
+      notSetUp: "Benutzer können sich nur mit einem Passwort anmelden. Damit sie Google, GitHub oder einen anderen Anbieter verbinden können, fügen Sie ihn in der Konfiguration des Dienstes unter socialProviders hinzu. Nur Administratoren sehen diese Karte.",
     },
     setPassword: {
       heading: "Passwort",

@@ -50,6 +50,7 @@ export const en = {
   serverErrors: {
     INVALID_EMAIL: "Enter a valid email address.",
     INVALID_EMAIL_OR_PASSWORD: "Invalid email or password.",
+    BANNED_USER: "This account has been suspended, so it can't sign in. Contact support if you think this is a mistake.",
     INVALID_USERNAME_OR_PASSWORD: "Invalid username or password.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "This username is taken. Choose another one.",
     USERNAME_IS_TOO_SHORT: "This username is too short.",
@@ -348,6 +349,9 @@ export const en = {
       connect: "Connect {{provider}}",
       connected: "{{provider}} is now connected. You can sign in with it.",
       connectFailed: "{{provider}} couldn't be connected",
+      /** Administrators only, when the service has no social providers (users see no card then). */
+      notSetUpTitle: "Social sign-in isn't set up",
+      notSetUp: "Users can only sign in with a password. To let them connect Google, GitHub or another provider, add it under socialProviders in the service's configuration. Only administrators see this card.",
     },
     setPassword: {
       heading: "Password",

@@ -47,6 +47,7 @@ export const es: Messages = {
   serverErrors: {
     INVALID_EMAIL: "Escribe un correo electrónico válido.",
     INVALID_EMAIL_OR_PASSWORD: "Correo electrónico o contraseña incorrectos.",
+    BANNED_USER: "Esta cuenta está suspendida, así que no puede entrar. Contacta con soporte si crees que es un error.",
     INVALID_USERNAME_OR_PASSWORD: "Nombre de usuario o contraseña incorrectos.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "Este nombre de usuario ya está en uso. Elige otro.",
     USERNAME_IS_TOO_SHORT: "Este nombre de usuario es demasiado corto.",
@@ -345,6 +346,8 @@ export const es: Messages = {
       connect: "Conectar {{provider}}",
       connected: "{{provider}} ya está conectado. Puedes entrar con esa cuenta.",
       connectFailed: "No se ha podido conectar {{provider}}",
+      notSetUpTitle: "El acceso con otros servicios no está configurado",
+      notSetUp: "Los usuarios solo pueden iniciar sesión con contraseña. Para que puedan conectar Google, GitHub u otro proveedor, añádelo en socialProviders, en la configuración del servicio. Solo los administradores ven esta tarjeta.",
     },
     setPassword: {
       heading: "Contraseña",

@@ -47,6 +47,7 @@ export const fr: Messages = {
   serverErrors: {
     INVALID_EMAIL: "Saisissez une adresse e-mail valide.",
     INVALID_EMAIL_OR_PASSWORD: "Adresse e-mail ou mot de passe incorrect.",
+    BANNED_USER: "Ce compte est suspendu : il ne peut pas se connecter. Contactez l’assistance si vous pensez qu’il s’agit d’une erreur.",
     INVALID_USERNAME_OR_PASSWORD: "Nom d’utilisateur ou mot de passe incorrect.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "Ce nom d’utilisateur est déjà pris. Choisissez-en un autre.",
     USERNAME_IS_TOO_SHORT: "Ce nom d’utilisateur est trop court.",
@@ -347,6 +348,8 @@ export const fr: Messages = {
       connect: "Associer {{provider}}",
       connected: "{{provider}} est maintenant associé. Vous pouvez vous connecter avec.",
       connectFailed: "Impossible d’associer {{provider}}",
+      notSetUpTitle: "La connexion par un autre service n’est pas configurée",
+      notSetUp: "Les utilisateurs ne peuvent se connecter qu’avec un mot de passe. Pour qu’ils puissent associer Google, GitHub ou un autre fournisseur, ajoutez-le sous socialProviders dans la configuration du service. Seuls les administrateurs voient cette carte.",
     },
     setPassword: {
       heading: "Mot de passe",

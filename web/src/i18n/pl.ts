@@ -47,6 +47,7 @@ export const pl: Messages = {
   serverErrors: {
     INVALID_EMAIL: "Wpisz prawidłowy adres e-mail.",
     INVALID_EMAIL_OR_PASSWORD: "Nieprawidłowy adres e-mail lub hasło.",
+    BANNED_USER: "To konto zostało zawieszone, więc nie można się na nie zalogować. Jeśli uważasz, że to pomyłka, skontaktuj się z pomocą techniczną.",
     INVALID_USERNAME_OR_PASSWORD: "Nieprawidłowa nazwa użytkownika lub hasło.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "Ta nazwa użytkownika jest zajęta. Wybierz inną.",
     USERNAME_IS_TOO_SHORT: "Ta nazwa użytkownika jest za krótka.",
@@ -345,6 +346,8 @@ export const pl: Messages = {
       connect: "Połącz {{provider}}",
       connected: "Konto {{provider}} jest połączone. Możesz się nim logować.",
       connectFailed: "Nie udało się połączyć konta {{provider}}",
+      notSetUpTitle: "Logowanie przez inne serwisy nie jest skonfigurowane",
+      notSetUp: "Użytkownicy mogą logować się tylko hasłem. Aby mogli połączyć Google, GitHub lub innego dostawcę, dodaj go w sekcji socialProviders w konfiguracji usługi. Tę kartę widzą tylko administratorzy.",
     },
     setPassword: {
       heading: "Hasło",

@@ -47,6 +47,7 @@ export const ru: Messages = {
   serverErrors: {
     INVALID_EMAIL: "Введите корректный адрес электронной почты.",
     INVALID_EMAIL_OR_PASSWORD: "Неверный адрес электронной почты или пароль.",
+    BANNED_USER: "Этот аккаунт заблокирован, поэтому войти нельзя. Если вы считаете это ошибкой, обратитесь в поддержку.",
     INVALID_USERNAME_OR_PASSWORD: "Неверное имя пользователя или пароль.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "Это имя пользователя уже занято. Выберите другое.",
     USERNAME_IS_TOO_SHORT: "Это имя пользователя слишком короткое.",
@@ -345,6 +346,8 @@ export const ru: Messages = {
       connect: "Подключить {{provider}}",
       connected: "{{provider}} подключён. Теперь через него можно входить.",
       connectFailed: "Не удалось подключить {{provider}}",
+      notSetUpTitle: "Вход через внешние сервисы не настроен",
+      notSetUp: "Пользователи могут входить только с паролем. Чтобы они могли подключать Google, GitHub или другого провайдера, добавьте его в раздел socialProviders конфигурации сервиса. Эту карточку видят только администраторы.",
     },
     setPassword: {
       heading: "Пароль",

@@ -47,6 +47,7 @@ export const tr: Messages = {
   serverErrors: {
     INVALID_EMAIL: "Geçerli bir e-posta adresi girin.",
     INVALID_EMAIL_OR_PASSWORD: "E-posta adresi veya şifre hatalı.",
+    BANNED_USER: "Bu hesap askıya alındığı için giriş yapamaz. Bunun bir hata olduğunu düşünüyorsanız destekle iletişime geçin.",
     INVALID_USERNAME_OR_PASSWORD: "Kullanıcı adı veya şifre hatalı.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "Bu kullanıcı adı alınmış. Başka bir tane seçin.",
     USERNAME_IS_TOO_SHORT: "Bu kullanıcı adı çok kısa.",
@@ -345,6 +346,8 @@ export const tr: Messages = {
       connect: "{{provider}} bağla",
       connected: "{{provider}} artık bağlı. Onunla giriş yapabilirsiniz.",
       connectFailed: "{{provider}} bağlanamadı",
+      notSetUpTitle: "Başka hizmetlerle giriş ayarlanmamış",
+      notSetUp: "Kullanıcılar yalnızca şifreyle giriş yapabilir. Google, GitHub veya başka bir sağlayıcıyı bağlayabilmeleri için onu hizmetin yapılandırmasında socialProviders altına ekleyin. Bu kartı yalnızca yöneticiler görür.",
     },
     setPassword: {
       heading: "Şifre",

@@ -47,6 +47,7 @@ export const uk: Messages = {
   serverErrors: {
     INVALID_EMAIL: "Введіть правильну адресу електронної пошти.",
     INVALID_EMAIL_OR_PASSWORD: "Неправильна адреса електронної пошти або пароль.",
+    BANNED_USER: "Цей акаунт заблоковано, тому увійти не можна. Якщо вважаєте це помилкою, зверніться до підтримки.",
     INVALID_USERNAME_OR_PASSWORD: "Неправильне ім’я користувача або пароль.",
     USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "Це ім’я користувача вже зайняте. Оберіть інше.",
     USERNAME_IS_TOO_SHORT: "Це ім’я користувача закоротке.",
@@ -345,6 +346,8 @@ export const uk: Messages = {
       connect: "Під’єднати {{provider}}",
       connected: "{{provider}} під’єднано. Тепер через нього можна входити.",
       connectFailed: "Не вдалося під’єднати {{provider}}",
+      notSetUpTitle: "Вхід через зовнішні сервіси не налаштовано",
+      notSetUp: "Користувачі можуть входити лише з паролем. Щоб вони могли під’єднувати Google, GitHub або іншого провайдера, додайте його до розділу socialProviders у конфігурації сервісу. Цю картку бачать лише адміністратори.",
     },
     setPassword: {
       heading: "Пароль",

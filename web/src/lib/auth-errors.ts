@@ -12,6 +12,13 @@ const CODE_OF_STATUS: Partial<Record<number, KnownCode>> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
+/**
+ * The service's default `admin.bannedUserMessage`. A banned sign-in carrying it is said in the user's language
+ * (serverErrors.BANNED_USER); an operator who wrote their own message gets it shown as they wrote it.
+ */
+export const DEFAULT_BANNED_USER_MESSAGE =
+  "You have been banned from this application. Please contact support if you believe this is an error.";
+
 function knownCode(code: string): code is KnownCode {
   return i18n.exists(`serverErrors.${code}`);
 }
@@ -26,6 +33,7 @@ export function errorMessage(t: TFunction, error: AuthError): string {
   if (error.status === 429 && error.retryAfter !== undefined) {
     return t("serverErrors.tooManyRequestsWait", { wait: formatWait(error.retryAfter, i18n.language) });
   }
+  if (error.code === "BANNED_USER" && error.message && error.message !== DEFAULT_BANNED_USER_MESSAGE) return error.message;
   if (knownCode(error.code)) return t(`serverErrors.${error.code}`);
   const byStatus = CODE_OF_STATUS[error.status];
   if (byStatus) return t(`serverErrors.${byStatus}`);
