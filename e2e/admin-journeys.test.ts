@@ -24,7 +24,6 @@ const ADA = { name: "Ada Lovelace", email: "ada@example.com", password: "analyti
 const ORGANIZATION = { name: "Analytical Engines", slug: "analytical-engines" };
 const a = en.admin;
 const GRACE = { name: "Grace Hopper", email: "grace@example.com", password: "cobol-compiler-1959" };
-const BAN_MESSAGE = "You have been banned from this application. Please contact support if you believe this is an error.";
 
 let service: RunningService;
 let browser: Browser;
@@ -237,7 +236,8 @@ describe("administrator journeys", () => {
     await admin.getByText(a.user.cannotImpersonateBanned).waitFor();
 
     await fillSignIn(grace, GRACE);
-    await grace.getByText(BAN_MESSAGE).waitFor();
+    // The service's default ban message, said in the app's own words (translated in every language).
+    await grace.getByText(en.serverErrors.BANNED_USER).waitFor();
     expect(new URL(grace.url()).pathname).toBe("/sign-in");
     await screenshotBothSizes(grace, "sign-in-banned");
 
