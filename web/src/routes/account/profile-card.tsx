@@ -49,8 +49,9 @@ export function ProfileCard() {
   const previewImage = isImageUrl(image) ? image.trim() : null;
   // Whether the preview's picture loaded: a picture that cannot be shown (gone, not an image, refused by its
   // site) is said beside the field, not only hidden behind the initials.
-  const [imageStatus, setImageStatus] = useState<{ url: string; status: "loaded" | "failed" } | null>(null);
-  const imageFailed = previewImage !== null && imageStatus?.url === previewImage && imageStatus.status === "failed";
+  // Kept per address: the avatar does not try an address that failed once again, so typing it again must still say so.
+  const [imageStatus, setImageStatus] = useState<Record<string, "loaded" | "failed">>({});
+  const imageFailed = previewImage !== null && imageStatus[previewImage] === "failed";
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -119,7 +120,9 @@ export function ProfileCard() {
               name={name || user.name}
               image={previewImage}
               size="lg"
-              onImageStatus={(status) => previewImage && setImageStatus({ url: previewImage, status })}
+              onImageStatus={(status) => {
+                if (previewImage) setImageStatus((known) => ({ ...known, [previewImage]: status }));
+              }}
             />
             <div className={styles.previewText}>
               <span className={styles.previewName}>{name.trim() || user.name}</span>
