@@ -3,8 +3,9 @@ import { useTranslation } from "react-i18next";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
-import { TextField } from "../../components/ui/text-field";
+import { PasswordField } from "../../components/ui/password-field";
 import { authClient } from "../../lib/auth-client";
+import { usePasswordBounds } from "../../lib/use-password-bounds";
 import type { UserCardProps } from "./user-actions";
 import styles from "./admin-user-page.module.css";
 
@@ -12,6 +13,7 @@ import styles from "./admin-user-page.module.css";
 export function PasswordCard({ user, busy, act }: UserCardProps) {
   const { t } = useTranslation();
   const [newPassword, setNewPassword] = useState("");
+  const bounds = usePasswordBounds();
 
   function setPassword(event: FormEvent) {
     event.preventDefault();
@@ -25,9 +27,12 @@ export function PasswordCard({ user, busy, act }: UserCardProps) {
   return (
     <Card title={t("admin.user.passwordHeading")} description={t("admin.user.passwordDescription")}>
       <Form onSubmit={setPassword} className={styles.stack}>
-        <TextField
+        <PasswordField
           label={t("admin.user.newPassword")}
-          type="password"
+          revealLabel={t("common.showPassword")}
+          hint={t("account.password.newHint", { min: bounds.minLength })}
+          minLength={bounds.minLength}
+          maxLength={bounds.maxLength}
           autoComplete="new-password"
           value={newPassword}
           onChange={(e) => setNewPassword(e.target.value)}

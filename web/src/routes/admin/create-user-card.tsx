@@ -5,9 +5,11 @@ import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
+import { PasswordField } from "../../components/ui/password-field";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { usePasswordBounds } from "../../lib/use-password-bounds";
 import styles from "./create-user-card.module.css";
 
 export interface CreateUserCardProps {
@@ -21,6 +23,7 @@ export function CreateUserCard({ onCreated, onCancel }: CreateUserCardProps) {
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const bounds = usePasswordBounds();
   const [role, setRole] = useState("user");
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -62,10 +65,12 @@ export function CreateUserCard({ onCreated, onCancel }: CreateUserCardProps) {
           required
           autoComplete="off"
         />
-        <TextField
+        <PasswordField
           label={t("admin.create.password")}
           hint={t("admin.create.passwordHint")}
-          type="password"
+          revealLabel={t("common.showPassword")}
+          minLength={bounds.minLength}
+          maxLength={bounds.maxLength}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           autoComplete="new-password"
