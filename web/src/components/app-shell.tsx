@@ -53,13 +53,16 @@ export function AppShell() {
             </nav>
             <div className={styles.user}>
               <OrganizationSwitcher />
-              <LanguageSwitcher compact />
-              <div className={styles.person}>
-                <span className={styles.avatar}>
-                  <Avatar name={user.name} image={user.image} size="sm" />
-                </span>
-                <span className={styles.userName}>{user.name}</span>
-                <SignOutButton variant="ghost" size="sm" />
+              {/* Kept together: on phones a long organization name takes a line of its own below them. */}
+              <div className={styles.tools}>
+                <LanguageSwitcher compact />
+                <div className={styles.person}>
+                  <span className={styles.avatar}>
+                    <Avatar name={user.name} image={user.image} size="sm" />
+                  </span>
+                  <span className={styles.userName}>{user.name}</span>
+                  <SignOutButton variant="ghost" size="sm" />
+                </div>
               </div>
             </div>
           </div>

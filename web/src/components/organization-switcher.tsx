@@ -123,10 +123,21 @@ export function OrganizationSwitcher() {
         ref={triggerRef}
         type="button"
         className={styles.trigger}
+        title={activeName}
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => (open ? close(false) : setOpen(true))}
       >
+        <svg className={styles.icon} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+          <path
+            d="M4 17.5v-13a1 1 0 0 1 1-1h6a1 1 0 0 1 1 1v13m0-9h3a1 1 0 0 1 1 1v8m-13.5 0h15M7 6.5h2m-2 3h2m-2 3h2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.4"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
         <span className="visually-hidden">{`${t("organization.switcher.label")}: `}</span>
         <span className={styles.current}>{activeName ?? t("organization.switcher.none")}</span>
         {pending.length > 0 ? (

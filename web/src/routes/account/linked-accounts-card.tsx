@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { CardListState } from "../../components/card-list-state";
+import { useCurrentSession } from "../../components/current-session";
 import { ProviderLabel, ProviderMark } from "../../components/provider-mark";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
@@ -10,6 +11,7 @@ import { Card } from "../../components/ui/card";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
 import { formatDate } from "../../lib/format-time";
+import { isAdmin } from "../../lib/is-admin";
 import { useErrorSentence } from "../../lib/use-error-sentence";
 import { useFeatures } from "../../lib/use-features";
 import type { LinkedAccounts } from "./use-linked-accounts";
@@ -29,9 +31,14 @@ export interface LinkedAccountsCardProps {
  * disconnected unless it is the last way in (the service refuses that too), and each configured provider not
  * yet connected can be connected: a round trip through the provider that comes back to
  * /account?linked=ID, or /account?linking=ID&error=CODE when it failed.
+ *
+ * Without social providers there is nothing to connect and the list would show only "Password", which the
+ * password card already covers: users then see no card (unless they still hold an account of a provider since
+ * removed, which they may want to disconnect), administrators see it with a note that social sign-in is not set up.
  */
 export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardProps) {
   const { t, i18n } = useTranslation();
+  const { user } = useCurrentSession();
   const features = useFeatures();
   const [params] = useSearchParams();
   const [notice, setNotice] = useState<Notice>(null);
@@ -93,8 +100,22 @@ export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardPro
   const connectable = providers.filter((p) => !connectedIds.has(p.id));
   const onlyWayIn = accounts.length === 1;
 
+  // Shown once GET /features has answered (read once per page load); a failed read shows the card.
+  if (features === undefined) return null;
+  const noProviders = features !== null && features.providers.length === 0;
+  const administrator = isAdmin(user);
+  const onlyPassword = accounts.every((account) => account.providerId === "credential");
+  if (noProviders && !administrator && (linked.state !== "ready" || onlyPassword)) return null;
+
   return (
     <Card id={id} title={t("account.linked.heading")} description={t("account.linked.description")} flush>
+      {noProviders && administrator ? (
+        <div className={list.notice}>
+          <Alert variant="info" title={t("account.linked.notSetUpTitle")}>
+            {t("account.linked.notSetUp")}
+          </Alert>
+        </div>
+      ) : null}
       {returnedFrom && returnedError ? (
         <div className={list.notice}>
           <Alert variant="error" title={t("account.linked.connectFailed", { provider: nameOf(returnedFrom) })}>
