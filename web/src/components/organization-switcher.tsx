@@ -139,7 +139,9 @@ export function OrganizationSwitcher() {
           />
         </svg>
         <span className="visually-hidden">{`${t("organization.switcher.label")}: `}</span>
-        <span className={styles.current}>{activeName ?? t("organization.switcher.none")}</span>
+        <span className={activeName ? styles.current : `${styles.current} ${styles.none}`}>
+          {activeName ?? t("organization.switcher.none")}
+        </span>
         {pending.length > 0 ? (
           <span className={styles.count}>
             <span className={styles.countText}>{t("organization.switcher.invitationCount", { count: pending.length })}</span>
