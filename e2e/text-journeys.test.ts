@@ -126,6 +126,33 @@ describe("#14 Text journeys", () => {
   );
 
   it(
+    "#14 Text: a ban message the operator wrote is shown as written, in Polish too",
+    async () => {
+      const own = "Konto zablokowane przez operatora. Napisz do: pomoc@example.com";
+      const custom = await startService({ options: { admin: { bannedUserMessage: own } } });
+      try {
+        const response = await fetch(`${custom.url}/api/auth/sign-up/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: custom.url },
+          body: JSON.stringify({ name: "Piotr", email: "piotr-banned@example.com", password: PASSWORD }),
+        });
+        const { user } = (await response.json()) as { user: { id: string } };
+        await custom.gatehouse.runtime.stores.users.updateUser(user.id, { banned: true, updatedAt: new Date() });
+        const context = await browser.newContext({ baseURL: custom.url, viewport: VIEWPORTS.desktop, locale: "pl-PL" });
+        contexts.push(context);
+        const page = await context.newPage();
+        await signIn(page, pl, "piotr-banned@example.com");
+        await page.getByRole("alert").filter({ hasText: own }).waitFor();
+        expect(await page.getByText(pl.serverErrors.BANNED_USER).count()).toBe(0);
+        await context.close();
+      } finally {
+        await custom.close();
+      }
+    },
+    JOURNEY_TIMEOUT,
+  );
+
+  it(
     "#14 Text: the service's /api/auth/error page is in the browser's language, says what the code means and marks lang",
     async () => {
       for (const [locale, language] of [
