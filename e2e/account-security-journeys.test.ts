@@ -183,7 +183,7 @@ describe("#14 account and password security", () => {
       });
       await page.goto("/sign-up");
       const password = page.getByLabel(en.signUp.password, { exact: true });
-      expect(await description(password)).toContain(en.signUp.passwordHint.replace("{{min}}", String(MIN_PASSWORD)));
+      await expect.poll(() => description(password)).toContain(en.signUp.passwordHint.replace("{{min}}", String(MIN_PASSWORD)));
       const reveal = page.getByRole("button", { name: en.common.showPassword });
       expect(await reveal.getAttribute("aria-pressed")).toBe("false");
       expect(await password.getAttribute("type")).toBe("password");
@@ -216,7 +216,7 @@ describe("#14 account and password security", () => {
       // Reset (also how a user without a password sets one): the same hint and check, before the token is spent.
       await page.goto("/reset-password?token=not-yet-checked");
       const fresh = page.getByLabel(en.resetPassword.newPassword, { exact: true });
-      expect(await description(fresh)).toContain(en.resetPassword.newPasswordHint.replace("{{min}}", String(MIN_PASSWORD)));
+      await expect.poll(() => description(fresh)).toContain(en.resetPassword.newPasswordHint.replace("{{min}}", String(MIN_PASSWORD)));
       await fresh.fill("short");
       await page.getByLabel(en.resetPassword.confirmPassword, { exact: true }).fill("short");
       await page.getByRole("button", { name: en.resetPassword.submit }).click();
