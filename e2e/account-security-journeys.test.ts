@@ -242,7 +242,7 @@ describe("#14 account and password security", () => {
       await page.goto("/account");
       const card = page.getByRole("region", { name: en.account.password.heading, exact: true });
       const fresh = card.getByLabel(en.account.password.new, { exact: true });
-      expect(await description(fresh)).toContain(en.account.password.newHint.replace("{{min}}", String(MIN_PASSWORD)));
+      await expect.poll(() => description(fresh)).toContain(en.account.password.newHint.replace("{{min}}", String(MIN_PASSWORD)));
       await card.getByLabel(en.account.password.current, { exact: true }).fill(member.password);
       await fresh.fill("too-short");
       await card.getByLabel(en.account.password.confirm, { exact: true }).fill("too-short");
