@@ -91,7 +91,7 @@ describe("web app journeys", () => {
 
     await ada.waitForURL((url) => url.pathname === "/");
     expect(await text(heading(ada))).toBe(`Welcome, ${ADA.name}`);
-    expect(await ada.getByText("Chrome on Linux").count()).toBe(1);
+    await expect.poll(() => ada.getByText("Chrome on Linux").count(), { timeout: 10_000 }).toBe(1);
     await screenshotBothSizes(ada, "home");
   });
 
@@ -194,7 +194,7 @@ describe("web app journeys", () => {
     await ada.waitForURL((url) => url.pathname === "/account");
     expect(await text(heading(ada))).toBe(en.account.heading);
     await ada.getByRole("list", { name: en.account.sessions.listLabel }).waitFor();
-    expect(await ada.getByText(en.account.sessions.onlyThisDevice).count()).toBe(1);
+    await expect.poll(() => ada.getByText(en.account.sessions.onlyThisDevice).count(), { timeout: 10_000 }).toBe(1);
     await screenshotBothSizes(ada, "account");
 
     const name = ada.getByLabel(en.account.profile.name, { exact: true });
@@ -226,15 +226,15 @@ describe("web app journeys", () => {
 
     await openAccount(ada);
     const rows = ada.getByRole("list", { name: en.account.sessions.listLabel }).getByRole("listitem");
-    expect(await rows.count()).toBe(2);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
     expect(await text(rows.first())).toContain(en.account.sessions.current);
     expect(await text(rows.nth(1))).toContain("Safari on iPhone");
     await screenshotBothSizes(ada, "account-sessions");
 
     await ada.getByRole("button", { name: "Revoke session on Safari on iPhone" }).click();
     await ada.getByRole("status").filter({ hasText: "Session on Safari on iPhone revoked." }).waitFor();
-    expect(await rows.count()).toBe(1);
-    expect(await ada.getByText(en.account.sessions.onlyThisDevice).count()).toBe(1);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => ada.getByText(en.account.sessions.onlyThisDevice).count(), { timeout: 10_000 }).toBe(1);
 
     // The phone's session is gone: the service no longer knows it, and the app sends it to sign in.
     const answer = await phone.request.get("/api/auth/get-session");
@@ -261,15 +261,15 @@ describe("web app journeys", () => {
     await openAccount(ada);
     const rows = ada.getByRole("list", { name: en.account.sessions.listLabel }).getByRole("listitem");
     await rows.nth(2).waitFor();
-    expect(await rows.count()).toBe(3);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
 
     const revoked = ada.waitForResponse((r) => r.url().endsWith("/api/auth/revoke-other-sessions"));
     await ada.getByRole("button", { name: en.account.sessions.revokeOthers }).click();
     expect((await revoked).status()).toBe(200);
     await ada.getByRole("status").filter({ hasText: en.account.sessions.revokedOthers }).waitFor();
     await rows.nth(1).waitFor({ state: "detached" });
-    expect(await rows.count()).toBe(1);
-    expect(await ada.getByRole("button", { name: en.account.sessions.revokeOthers }).count()).toBe(0);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => ada.getByRole("button", { name: en.account.sessions.revokeOthers }).count(), { timeout: 10_000 }).toBe(0);
     expect(await (await phone.request.get("/api/auth/get-session")).json()).toBeNull();
   }, 60_000);
 
@@ -277,7 +277,7 @@ describe("web app journeys", () => {
     const page = await guest();
     await page.goto("/error?error=state_not_found");
     expect(await text(heading(page))).toBe(en.errorPage.heading);
-    expect(await page.getByText(en.errorPage.codes.state_not_found).count()).toBe(1);
+    await expect.poll(() => page.getByText(en.errorPage.codes.state_not_found).count(), { timeout: 10_000 }).toBe(1);
     expect(await text(page.locator("code"))).toBe("state_not_found");
     await screenshotBothSizes(page, "error");
   });
@@ -286,9 +286,9 @@ describe("web app journeys", () => {
     const page = await guest();
     const hostile = '<img src=x onerror="document.title=1">';
     await page.goto(`/error?error=${encodeURIComponent(hostile)}`);
-    expect(await page.getByText(en.errorPage.unknown).count()).toBe(1);
+    await expect.poll(() => page.getByText(en.errorPage.unknown).count(), { timeout: 10_000 }).toBe(1);
     expect(await text(page.locator("code"))).toBe(hostile);
-    expect(await page.locator("main img").count()).toBe(0);
+    await expect.poll(() => page.locator("main img").count(), { timeout: 10_000 }).toBe(0);
     expect(await page.title()).toBe(`${en.errorPage.title} · Gatehouse`);
   });
 

@@ -87,7 +87,7 @@ describe("#14 pages that claim what did not happen", () => {
       const visitor = await newPage();
       await visitor.goto("/verify-email");
       await headingIs(visitor, en.verifyEmail.unknownHeading);
-      expect(await visitor.getByRole("heading", { name: en.verifyEmail.verifiedHeading }).count()).toBe(0);
+      await expect.poll(() => visitor.getByRole("heading", { name: en.verifyEmail.verifiedHeading }).count(), { timeout: 10_000 }).toBe(0);
       expect(await title(visitor)).toBe(`${en.verifyEmail.unknownHeading} · Gatehouse`);
       await expectNoAxeViolations(visitor, "verify-email without a marker");
       await screenshotBothSizes(visitor, "verify-email-no-marker");
@@ -135,7 +135,7 @@ describe("#14 pages that claim what did not happen", () => {
       await visitor.goto("/account-deleted");
       await headingIs(visitor, en.accountDeleted.unknownHeading);
       expect(await title(visitor)).toBe(`${en.accountDeleted.unknownHeading} · Gatehouse`);
-      expect(await visitor.getByRole("heading", { name: en.accountDeleted.heading }).count()).toBe(0);
+      await expect.poll(() => visitor.getByRole("heading", { name: en.accountDeleted.heading }).count(), { timeout: 10_000 }).toBe(0);
       await expectNoAxeViolations(visitor, "account-deleted without a marker");
       await screenshotBothSizes(visitor, "account-deleted-no-marker");
 
@@ -249,7 +249,7 @@ describe("#14 account and password security", () => {
       await card.getByRole("button", { name: en.account.password.submit }).click();
       await card.locator('input[aria-invalid="true"]').waitFor();
       expect(await description(fresh)).toContain(en.validation.passwordTooShort.replace("{{min}}", String(MIN_PASSWORD)));
-      expect(await card.getByRole("button", { name: en.common.showPassword }).count()).toBe(3);
+      await expect.poll(() => card.getByRole("button", { name: en.common.showPassword }).count(), { timeout: 10_000 }).toBe(3);
       await expectNoAxeViolations(page, "account, change-password with a short password");
       await screenshotBothSizes(page, "account-password-too-short");
 
@@ -286,7 +286,7 @@ describe("#14 account and password security", () => {
       const dot = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
       await image.fill(dot);
       await card.locator("img").waitFor();
-      expect(await card.getByText(en.account.profile.imageFailed).count()).toBe(0);
+      await expect.poll(() => card.getByText(en.account.profile.imageFailed).count(), { timeout: 10_000 }).toBe(0);
       await card.getByRole("button", { name: en.account.profile.save }).click();
       await card.getByRole("status").filter({ hasText: en.account.profile.saved }).waitFor();
       await chooseLanguage(page, en, "pl");

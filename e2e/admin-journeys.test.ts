@@ -150,12 +150,12 @@ describe("administrator journeys", () => {
   it("shows the administration link to administrators only, and a 404 to everyone else", async () => {
     await fillSignIn(grace, GRACE);
     await grace.waitForURL((url) => url.pathname === "/");
-    expect(await grace.getByRole("link", { name: en.nav.admin }).count()).toBe(0);
+    await expect.poll(() => grace.getByRole("link", { name: en.nav.admin }).count(), { timeout: 10_000 }).toBe(0);
     await grace.goto("/admin");
     expect(await text(heading(grace))).toBe(en.notFound.heading);
     // The 404 sits inside the signed-in frame: its one navigation, no second layout of its own.
-    expect(await grace.getByRole("link", { name: en.nav.account, exact: true }).count()).toBe(1);
-    expect(await grace.getByRole("banner").count()).toBe(1);
+    await expect.poll(() => grace.getByRole("link", { name: en.nav.account, exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => grace.getByRole("banner").count(), { timeout: 10_000 }).toBe(1);
     await screenshotBothSizes(grace, "admin-not-found");
 
     await fillSignIn(admin, ROOT);
@@ -184,7 +184,7 @@ describe("administrator journeys", () => {
     }
     // On a desktop the header row names the columns, once.
     expect(await table.getByRole("columnheader", { name: a.columnCreated }).isVisible()).toBe(true);
-    expect(await table.getByText(a.columnCreated, { exact: true }).filter({ visible: true }).count()).toBe(1);
+    await expect.poll(() => table.getByText(a.columnCreated, { exact: true }).filter({ visible: true }).count(), { timeout: 10_000 }).toBe(1);
   });
 
   it("says why the list could not be loaded, and loads it again on request", async () => {
@@ -198,12 +198,12 @@ describe("administrator journeys", () => {
     await admin.getByLabel(en.admin.search).fill("rita");
     const retry = admin.getByRole("button", { name: en.common.tryAgain });
     await retry.waitFor();
-    expect(await admin.getByRole("table", { name: en.admin.listLabel }).count()).toBe(0);
+    await expect.poll(() => admin.getByRole("table", { name: en.admin.listLabel }).count(), { timeout: 10_000 }).toBe(0);
     await look(admin, "admin-users-failed");
 
     await retry.click();
     await admin.getByText(fill(en.admin.range, { from: "1", to: "1", total: "1" })).waitFor();
-    expect(await retry.count()).toBe(0);
+    await expect.poll(() => retry.count(), { timeout: 10_000 }).toBe(0);
     await admin.getByLabel(en.admin.search).fill("");
     await admin.getByText(fill(en.admin.range, { from: "1", to: "3", total: "3" })).waitFor();
   });
@@ -232,7 +232,7 @@ describe("administrator journeys", () => {
     await admin.getByText(en.admin.user.noSessions).waitFor();
     await look(admin, "admin-user-banned");
     // A banned user cannot be impersonated: the card says so instead of offering a button that would fail.
-    expect(await admin.getByRole("button", { name: a.user.impersonate }).count()).toBe(0);
+    await expect.poll(() => admin.getByRole("button", { name: a.user.impersonate }).count(), { timeout: 10_000 }).toBe(0);
     await admin.getByText(a.user.cannotImpersonateBanned).waitFor();
 
     await fillSignIn(grace, GRACE);
@@ -252,7 +252,7 @@ describe("administrator journeys", () => {
     await admin.waitForURL((url) => url.pathname === "/");
     const banner = admin.getByText(fill(en.impersonation.banner, { name: GRACE.name, email: GRACE.email }));
     await banner.waitFor();
-    expect(await admin.getByRole("link", { name: en.nav.admin }).count()).toBe(0);
+    await expect.poll(() => admin.getByRole("link", { name: en.nav.admin }).count(), { timeout: 10_000 }).toBe(0);
     await look(admin, "impersonating");
 
     await admin.getByRole("link", { name: en.nav.account, exact: true }).click();
@@ -270,7 +270,7 @@ describe("administrator journeys", () => {
     await admin.getByRole("button", { name: en.impersonation.stop }).click();
     await admin.waitForURL((url) => url.pathname === `/admin/users/${graceId}`);
     await admin.getByRole("heading", { level: 1, name: GRACE.name }).waitFor();
-    expect(await banner.count()).toBe(0);
+    await expect.poll(() => banner.count(), { timeout: 10_000 }).toBe(0);
     await admin.getByRole("link", { name: en.nav.admin }).waitFor();
   });
 
@@ -279,7 +279,7 @@ describe("administrator journeys", () => {
     await admin.goto(`/admin/users/${rita.id}`);
     await headingIs(admin, ROOT.name);
     await admin.getByText(a.user.cannotImpersonateAdmin).waitFor();
-    expect(await admin.getByRole("button", { name: a.user.impersonate }).count()).toBe(0);
+    await expect.poll(() => admin.getByRole("button", { name: a.user.impersonate }).count(), { timeout: 10_000 }).toBe(0);
     await look(admin, "admin-user-administrator");
     // Another user is offered it.
     await admin.goto(`/admin/users/${graceId}`);

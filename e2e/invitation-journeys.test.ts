@@ -131,7 +131,7 @@ describe("invitation journeys", () => {
       // Reopened, the answered invitation is closed, and nothing says "You're invited".
       await page.reload();
       await headingIs(page, o.invitation.closedHeading);
-      expect(await page.getByText(o.invitation.heading).count()).toBe(0);
+      await expect.poll(() => page.getByText(o.invitation.heading).count(), { timeout: 10_000 }).toBe(0);
     },
     JOURNEY_TIMEOUT,
   );
@@ -162,7 +162,7 @@ describe("invitation journeys", () => {
       await dialog.waitFor();
       await dialog.getByRole("button", { name: o.invitation.rejectConfirm }).click();
       await page.getByRole("status").filter({ hasText: fill(o.invitation.rejected, { organization: "Hooli" }) }).waitFor();
-      expect(await card.locator('li[data-invitation="Hooli"]').count()).toBe(0);
+      await expect.poll(() => card.locator('li[data-invitation="Hooli"]').count(), { timeout: 10_000 }).toBe(0);
       await trigger.getByText(fill(o.switcher.invitationCount, { count: "1" })).waitFor();
 
       // The switcher shows the other one; accepting there joins and opens the organization, which says so.
@@ -180,10 +180,10 @@ describe("invitation journeys", () => {
       await headingIs(page, "Umbrella");
       await page.getByRole("status").filter({ hasText: fill(o.notices.joined, { name: "Umbrella" }) }).waitFor();
       await trigger.getByText("Umbrella").waitFor();
-      expect(await trigger.getByText(fill(o.switcher.invitationCount, { count: "1" })).count()).toBe(0);
+      await expect.poll(() => trigger.getByText(fill(o.switcher.invitationCount, { count: "1" })).count(), { timeout: 10_000 }).toBe(0);
       await page.goto("/");
       await headingIs(page, fill(en.home.heading, { name: "Uma Undecided" }));
-      expect(await page.getByRole("region", { name: o.invitation.pendingHeading }).count()).toBe(0);
+      await expect.poll(() => page.getByRole("region", { name: o.invitation.pendingHeading }).count(), { timeout: 10_000 }).toBe(0);
     },
     JOURNEY_TIMEOUT,
   );

@@ -112,7 +112,7 @@ describe("mailed journeys", () => {
       await page.getByRole("link", { name: en.verifyEmail.continue }).click();
       await page.waitForURL((url) => url.pathname === "/");
       await heading(page).waitFor();
-      expect(await banner(page).count()).toBe(0);
+      await expect.poll(() => banner(page).count(), { timeout: 10_000 }).toBe(0);
     },
     JOURNEY_TIMEOUT,
   );
@@ -143,7 +143,7 @@ describe("mailed journeys", () => {
       await headingIs(page, en.verifyEmail.verifiedHeading);
       await page.getByRole("status").filter({ hasText: en.verifyEmail.passwordRemovedTitle }).waitFor();
       expect(await page.getByRole("link", { name: en.verifyEmail.choosePassword }).getAttribute("href")).toBe("/forgot-password");
-      expect(await page.getByRole("link", { name: en.common.signIn }).count()).toBe(1);
+      await expect.poll(() => page.getByRole("link", { name: en.common.signIn }).count(), { timeout: 10_000 }).toBe(1);
     },
     JOURNEY_TIMEOUT,
   );
@@ -291,7 +291,7 @@ describe("mailed journeys", () => {
       await page.goto(link(verification, "/verify-email"));
       await page.waitForURL((url) => url.pathname === "/account" && url.searchParams.get("emailChanged") === "1");
       await page.getByRole("status").filter({ hasText: en.account.emailChanged.verifiedTitle }).waitFor();
-      expect(await banner(page).count()).toBe(0);
+      await expect.poll(() => banner(page).count(), { timeout: 10_000 }).toBe(0);
       grace.email = newEmail;
     },
     JOURNEY_TIMEOUT,

@@ -128,7 +128,7 @@ describe("organization journeys", () => {
       await ownerPage.getByRole("button", { name: o.invitations.send }).click();
       await ownerPage.getByText(fill(o.invitations.sent, { email: invitee.email })).waitFor();
       // The team's message went with the next action.
-      expect(await ownerPage.getByText(fill(o.teams.created, { team: "Core" })).count()).toBe(0);
+      await expect.poll(() => ownerPage.getByText(fill(o.teams.created, { team: "Core" })).count(), { timeout: 10_000 }).toBe(0);
       await look(ownerPage, "organization-owner");
 
       const mail = await smtp.waitFor(invitee.email);
@@ -149,15 +149,15 @@ describe("organization journeys", () => {
       await headingIs(inviteePage, "Acme Labs");
       await inviteePage.getByRole("status").filter({ hasText: fill(o.notices.joined, { name: "Acme Labs" }) }).waitFor();
       // A plain member sees no settings, no invitations and no controls to change others; no team of theirs yet.
-      expect(await inviteePage.getByRole("button", { name: o.invitations.send }).count()).toBe(0);
-      expect(await inviteePage.getByRole("region", { name: o.settings.heading }).count()).toBe(0);
+      await expect.poll(() => inviteePage.getByRole("button", { name: o.invitations.send }).count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => inviteePage.getByRole("region", { name: o.settings.heading }).count(), { timeout: 10_000 }).toBe(0);
       await inviteePage.getByText(o.teams.notInAny).waitFor();
       await look(inviteePage, "organization-member");
 
       // #14: the accepted invitation, reopened, says only that it is closed.
       await inviteePage.goto(invitationLink);
       await headingIs(inviteePage, o.invitation.closedHeading);
-      expect(await inviteePage.getByText(o.invitation.heading).count()).toBe(0);
+      await expect.poll(() => inviteePage.getByText(o.invitation.heading).count(), { timeout: 10_000 }).toBe(0);
       await look(inviteePage, "invitation-closed");
       await inviteePage.goto("/organization");
       await headingIs(inviteePage, "Acme Labs");
@@ -171,10 +171,10 @@ describe("organization journeys", () => {
       await addSelect.focus();
       await ownerPage.keyboard.press("ArrowDown");
       await settle(ownerPage);
-      expect(await core.getByText(o.teams.noMembers).count()).toBe(1);
+      await expect.poll(() => core.getByText(o.teams.noMembers).count(), { timeout: 10_000 }).toBe(1);
       await addSelect.selectOption({ label: invitee.name });
       await settle(ownerPage);
-      expect(await core.getByText(o.teams.noMembers).count()).toBe(1);
+      await expect.poll(() => core.getByText(o.teams.noMembers).count(), { timeout: 10_000 }).toBe(1);
       await core.getByRole("button", { name: o.teams.addMember }).click();
       await core.getByText(fill(o.teams.members, { names: invitee.name })).waitFor();
       await ownerPage.getByRole("status").filter({ hasText: fill(o.teams.added, { name: invitee.name, team: "Core" }) }).waitFor();
@@ -216,7 +216,7 @@ describe("organization journeys", () => {
 
       await ownerPage.reload();
       await memberRow(ownerPage, owner.email).waitFor();
-      expect(await memberRow(ownerPage, invitee.email).count()).toBe(0);
+      await expect.poll(() => memberRow(ownerPage, invitee.email).count(), { timeout: 10_000 }).toBe(0);
     },
     JOURNEY_TIMEOUT,
   );
@@ -241,8 +241,8 @@ describe("organization journeys", () => {
 
       // Their team with its members; not the team they are not in (its members are not theirs to see).
       await teamRow(page, "Alpha").getByText(fill(o.teams.members, { names: `${owner.name}, ${member.name}` })).waitFor();
-      expect(await teamRow(page, "Beta").count()).toBe(0);
-      expect(await page.getByText(o.teams.noMembers).count()).toBe(0);
+      await expect.poll(() => teamRow(page, "Beta").count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => page.getByText(o.teams.noMembers).count(), { timeout: 10_000 }).toBe(0);
       await page.getByText(o.teams.ownDescription).waitFor();
       await look(page, "organization-member-teams");
 
@@ -280,7 +280,7 @@ describe("organization journeys", () => {
       await page.getByLabel(o.teams.name).fill("Ops");
       await page.getByRole("button", { name: o.teams.create }).click();
       await page.getByRole("status").filter({ hasText: fill(o.teams.created, { team: "Ops" }) }).waitFor();
-      expect(await refusal.count()).toBe(0);
+      await expect.poll(() => refusal.count(), { timeout: 10_000 }).toBe(0);
 
       // Removing a team asks, naming it; its row goes, the message says so and takes focus (the button went).
       await teamRow(page, "Ops").getByRole("button", { name: o.teams.remove }).click();
@@ -290,7 +290,7 @@ describe("organization journeys", () => {
       await removeTeam.getByRole("button", { name: o.teams.remove }).click();
       const removed = page.getByRole("status").filter({ hasText: fill(o.teams.removed, { team: "Ops" }) });
       await removed.waitFor();
-      expect(await teamRow(page, "Ops").count()).toBe(0);
+      await expect.poll(() => teamRow(page, "Ops").count(), { timeout: 10_000 }).toBe(0);
       await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "status");
 
       // Removing a member asks, naming them and the organization.
@@ -304,8 +304,8 @@ describe("organization journeys", () => {
       await look(page, "organization-remove-member-dialog");
       await removeMember.getByRole("button", { name: o.members.removeConfirm }).click();
       await page.getByRole("status").filter({ hasText: fill(o.members.removed, { name: member.name }) }).waitFor();
-      expect(await memberRow(page, member.email).count()).toBe(0);
-      expect(await removed.count()).toBe(0);
+      await expect.poll(() => memberRow(page, member.email).count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => removed.count(), { timeout: 10_000 }).toBe(0);
 
       // Canceling an invitation asks too; its buttons say which is which ("Keep invitation", "Cancel invitation").
       const invited = "someone-msg@example.com";
@@ -318,11 +318,11 @@ describe("organization journeys", () => {
       await look(page, "organization-cancel-invitation-dialog");
       await cancel.getByRole("button", { name: o.invitations.keep }).click();
       await cancel.waitFor({ state: "hidden" });
-      expect(await page.locator(`li[data-invitation="${invited}"]`).count()).toBe(1);
+      await expect.poll(() => page.locator(`li[data-invitation="${invited}"]`).count(), { timeout: 10_000 }).toBe(1);
       await page.getByRole("button", { name: `${o.invitations.cancel}: ${invited}` }).click();
       await cancel.getByRole("button", { name: o.invitations.cancelConfirm }).click();
       await page.getByRole("status").filter({ hasText: fill(o.invitations.canceled, { email: invited }) }).waitFor();
-      expect(await page.locator(`li[data-invitation="${invited}"]`).count()).toBe(0);
+      await expect.poll(() => page.locator(`li[data-invitation="${invited}"]`).count(), { timeout: 10_000 }).toBe(0);
 
       // Deleting the organization asks, then the home page says it is gone.
       await page.getByRole("button", { name: o.settings.delete }).click();
@@ -336,7 +336,7 @@ describe("organization journeys", () => {
       // The notice belonged to that moment: a reload does not repeat it.
       await page.reload();
       await headingIs(page, fill(en.home.heading, { name: owner.name }));
-      expect(await page.getByText(fill(o.notices.deleted, { name: organization.name })).count()).toBe(0);
+      await expect.poll(() => page.getByText(fill(o.notices.deleted, { name: organization.name })).count(), { timeout: 10_000 }).toBe(0);
     },
     JOURNEY_TIMEOUT,
   );
@@ -357,11 +357,11 @@ describe("organization journeys", () => {
       await rival.call("/organization/create", { name: "Hooli", slug: "hooli" });
       await page.getByRole("button", { name: o.create.submit }).click();
       await page.getByText(o.create.slugTaken).waitFor();
-      expect(await page.getByText(o.create.slugAvailable).count()).toBe(0);
+      await expect.poll(() => page.getByText(o.create.slugAvailable).count(), { timeout: 10_000 }).toBe(0);
       await look(page, "organization-new-taken");
       await page.getByLabel(o.create.slug).fill("hooli-xyz");
       await page.getByText(o.create.slugAvailable).waitFor();
-      expect(await page.getByText(o.create.slugTaken).count()).toBe(0);
+      await expect.poll(() => page.getByText(o.create.slugTaken).count(), { timeout: 10_000 }).toBe(0);
     },
     JOURNEY_TIMEOUT,
   );
@@ -397,7 +397,7 @@ describe("organization journeys", () => {
       await page.getByLabel(r.create.name).fill("Рога и копыта");
       await page.getByLabel(r.create.slug).fill("roga");
       await page.getByText(r.create.slugTaken).waitFor();
-      expect(await page.getByText(r.create.slugAvailable).count()).toBe(0);
+      await expect.poll(() => page.getByText(r.create.slugAvailable).count(), { timeout: 10_000 }).toBe(0);
       await look(page, "organization-new-ru");
     },
     JOURNEY_TIMEOUT,

@@ -120,9 +120,9 @@ describe("social sign-in journeys", () => {
       expect(await connectedNames(page)).toEqual([PROVIDER.name]);
       // The only way in: no button to disconnect it, and the rule said in words.
       await connectedCard(page).getByText(en.account.linked.onlyWayIn).waitFor();
-      expect(await connectedCard(page).getByRole("button", { name: /Disconnect/ }).count()).toBe(0);
+      await expect.poll(() => connectedCard(page).getByRole("button", { name: /Disconnect/ }).count(), { timeout: 10_000 }).toBe(0);
       // No password yet: the password card offers to set one by mail instead of asking for the current one.
-      expect(await page.getByLabel(en.account.password.current).count()).toBe(0);
+      await expect.poll(() => page.getByLabel(en.account.password.current).count(), { timeout: 10_000 }).toBe(0);
       await screenshotBothSizes(page, "account-connected-social-only");
 
       await page.getByRole("button", { name: en.account.setPassword.send }).click();

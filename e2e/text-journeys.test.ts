@@ -113,7 +113,7 @@ describe("#14 Text journeys", () => {
       await signIn(polish, pl, "zofia-banned@example.com");
       const alert = polish.getByRole("alert").filter({ hasText: pl.serverErrors.BANNED_USER });
       await alert.waitFor();
-      expect(await polish.getByText("You have been banned", { exact: false }).count()).toBe(0);
+      await expect.poll(() => polish.getByText("You have been banned", { exact: false }).count(), { timeout: 10_000 }).toBe(0);
       expect(new URL(polish.url()).pathname).toBe("/sign-in");
       await look(polish, "sign-in-banned-pl");
 
@@ -143,7 +143,7 @@ describe("#14 Text journeys", () => {
         const page = await context.newPage();
         await signIn(page, pl, "piotr-banned@example.com");
         await page.getByRole("alert").filter({ hasText: own }).waitFor();
-        expect(await page.getByText(pl.serverErrors.BANNED_USER).count()).toBe(0);
+        await expect.poll(() => page.getByText(pl.serverErrors.BANNED_USER).count(), { timeout: 10_000 }).toBe(0);
         await context.close();
       } finally {
         await custom.close();
@@ -192,8 +192,8 @@ describe("#14 Text journeys", () => {
         await user.getByRole("heading", { name: t.account.sessions.heading }).waitFor();
         await user.getByRole("heading", { name: t.account.password.heading, exact: true }).waitFor();
         await user.waitForTimeout(300);
-        expect(await user.getByRole("heading", { name: t.account.linked.heading }).count()).toBe(0);
-        expect(await user.getByText(t.account.linked.notSetUpTitle).count()).toBe(0);
+        await expect.poll(() => user.getByRole("heading", { name: t.account.linked.heading }).count(), { timeout: 10_000 }).toBe(0);
+        await expect.poll(() => user.getByText(t.account.linked.notSetUpTitle).count(), { timeout: 10_000 }).toBe(0);
         await look(user, `account-no-social-user${suffix}`);
 
         const admin = await pageIn(locale);
@@ -205,7 +205,7 @@ describe("#14 Text journeys", () => {
         await card.getByText(t.account.linked.notSetUp).waitFor();
         // The password is still listed: the note explains why there is nothing else.
         await card.getByRole("list", { name: t.account.linked.listLabel }).getByText(t.account.linked.password, { exact: true }).waitFor();
-        expect(await card.getByRole("heading", { name: t.account.linked.connectHeading }).count()).toBe(0);
+        await expect.poll(() => card.getByRole("heading", { name: t.account.linked.connectHeading }).count(), { timeout: 10_000 }).toBe(0);
         await look(admin, `account-no-social-admin${suffix}`);
       }
     },
