@@ -9,7 +9,7 @@ import { useAnswerInvitation, usePendingInvitations } from "../lib/pending-invit
 import { useCurrentSession } from "./current-session";
 import { Alert } from "./ui/alert";
 import { Badge } from "./ui/badge";
-import { Button } from "./ui/button";
+import { InvitationAnswerButtons } from "./invitation-answer-buttons";
 import { ConfirmDialog } from "./ui/confirm-dialog";
 import styles from "./organization-switcher.module.css";
 
@@ -189,27 +189,13 @@ export function OrganizationSwitcher() {
               {pending.map((invitation) => (
                 <li key={invitation.id} className={styles.invitation} data-invitation={invitation.organizationName}>
                   <span className={styles.optionName}>{invitation.organizationName}</span>
-                  <span className={styles.invitationButtons}>
-                    <Button
-                      size="sm"
-                      disabled={busy !== null}
-                      loading={busy === `accept-${invitation.id}`}
-                      loadingText={t("organization.invitation.accepting")}
-                      aria-label={`${t("organization.invitation.accept")}: ${invitation.organizationName}`}
-                      onClick={() => void accept(invitation)}
-                    >
-                      {t("organization.invitation.accept")}
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      disabled={busy !== null}
-                      aria-label={`${t("organization.invitation.reject")}: ${invitation.organizationName}`}
-                      onClick={() => setDeclining(invitation)}
-                    >
-                      {t("organization.invitation.reject")}
-                    </Button>
-                  </span>
+                  <InvitationAnswerButtons
+                    invitation={invitation}
+                    busy={busy}
+                    onAccept={(chosen) => void accept(chosen)}
+                    onDecline={setDeclining}
+                    className={styles.invitationButtons}
+                  />
                 </li>
               ))}
             </ul>

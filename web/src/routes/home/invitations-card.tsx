@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { UserInvitation } from "@gatehouse/client";
 import { ActionMessage, useActionReporter } from "../../components/action-message";
 import { CardListState } from "../../components/card-list-state";
-import { Button } from "../../components/ui/button";
+import { InvitationAnswerButtons } from "../../components/invitation-answer-buttons";
 import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { errorMessage } from "../../lib/auth-errors";
@@ -70,27 +70,13 @@ export function InvitationsCard() {
                   })}
                 </span>
               </div>
-              <div className={styles.actions}>
-                <Button
-                  size="sm"
-                  disabled={busy !== null}
-                  loading={busy === `accept-${invitation.id}`}
-                  loadingText={t("organization.invitation.accepting")}
-                  aria-label={`${t("organization.invitation.accept")}: ${invitation.organizationName}`}
-                  onClick={() => void accept(invitation)}
-                >
-                  {t("organization.invitation.accept")}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={busy !== null}
-                  aria-label={`${t("organization.invitation.reject")}: ${invitation.organizationName}`}
-                  onClick={() => setDeclining(invitation)}
-                >
-                  {t("organization.invitation.reject")}
-                </Button>
-              </div>
+              <InvitationAnswerButtons
+                invitation={invitation}
+                busy={busy}
+                onAccept={(chosen) => void accept(chosen)}
+                onDecline={setDeclining}
+                className={styles.actions}
+              />
             </li>
           ))}
         </ul>
