@@ -30,8 +30,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
  * Brings the database to the current shape; answers what was done: the names of the versioned migrations applied
  * and the reconcile step's changes ("added column user.lang"), empty when the database was up to date.
  *
- * The reconcile step (reconcile.ts) runs before the versioned migrations and again after them. Before: a database
- * made by another tool (Better Auth) or an older Gatehouse has no migration bookkeeping, or tables without the
+ * The reconcile step (reconcile.ts) runs before the versioned migrations and again after them when any was
+ * applied. Before: a database made by another tool (Better Auth) or an older Gatehouse has no migration bookkeeping, or tables without the
  * columns of plugins it did not use, and the migrations index those columns (user.role, user.username), so the
  * columns are added first. Each migration creates tables and indexes only if they do not exist, so all of them
  * are safe on such a database. After: the tables the migrations created are checked against the same description.
@@ -40,7 +40,9 @@ const MIGRATIONS: Record<string, MigrationModule> = {
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {
   const before = await reconcileSchema(db, dialect, schema);
   const applied = await runMigrations(db, dialect, schema);
-  const after = await reconcileSchema(db, dialect, schema);
+  // With no migration applied, nothing changed since the first pass brought every table up to date: a second
+  // introspection at each start would find nothing.
+  const after = applied.length > 0 ? await reconcileSchema(db, dialect, schema) : [];
   return [...before, ...applied, ...after];
 }
 
