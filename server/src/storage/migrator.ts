@@ -31,9 +31,9 @@ const MIGRATIONS: Record<string, MigrationModule> = {
  * and the reconcile step's changes ("added column user.lang"), empty when the database was up to date.
  *
  * The reconcile step (reconcile.ts) runs before the versioned migrations and again after them when any was
- * applied. Before: a database made by another tool (Better Auth) or an older Gatehouse has no migration bookkeeping, or tables without the
- * columns of plugins it did not use, and the migrations index those columns (user.role, user.username), so the
- * columns are added first. Each migration creates tables and indexes only if they do not exist, so all of them
+ * applied. Before: a database made by another tool (Better Auth) or an older Gatehouse has no migration
+ * bookkeeping, or tables without the columns of plugins it did not use, and the migrations index those columns
+ * (user.role, user.username), so the columns are added first. Each migration creates tables and indexes only if they do not exist, so all of them
  * are safe on such a database. After: the tables the migrations created are checked against the same description.
  * A database whose columns cannot hold what the service writes stops here with a SchemaMismatchError, unchanged.
  */
