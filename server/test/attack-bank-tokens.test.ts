@@ -312,6 +312,25 @@ describe.each(DIALECTS)("mailed tokens, pre-registration and linking on %s", (di
       expect(link.headers.get("location")).toBe("/reset-password?error=INVALID_TOKEN");
     });
 
+    it("#12.3.11: twenty concurrent redemptions of one reset token: exactly one sets the password", async () => {
+      const { email } = await signUp(client());
+      const token = await resetToken(email);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => client().post("/reset-password", { token, newPassword: `${NEW_PASSWORD}-${i}` })),
+      );
+      const won = answers.filter((answer) => answer.status === 200);
+      expect(won).toHaveLength(1);
+      for (const lost of answers.filter((answer) => answer.status !== 200)) {
+        expect(lost.status).toBe(400);
+        expect(lost.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
+      }
+      // The one that won set the password; every other one's password was never stored.
+      const signIns = await Promise.all(
+        answers.map((_, i) => client().post("/sign-in/email", { email, password: `${NEW_PASSWORD}-${i}` })),
+      );
+      expect(signIns.filter((answer) => answer.status === 200)).toHaveLength(1);
+    });
+
     it("#12.3.11 (#14): a password change ends every reset link mailed before it", async () => {
       const owner = client();
       const { email } = await signUp(owner);
