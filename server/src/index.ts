@@ -10,7 +10,7 @@ import { createPublicBase } from "./http/public-base.js";
 import { runEndpoint } from "./http/pipeline.js";
 import { createLogger, type Logger } from "./logger.js";
 import { outboxMailer, refusingMailer, smtpMailer, type Mailer } from "./email/mailer.js";
-import { createOAuthRuntime } from "./oauth/registry.js";
+import { createOAuthRuntime } from "./social/registry.js";
 import { ENDPOINTS, type Endpoints } from "./routes.js";
 import type { Runtime } from "./runtime.js";
 import { createSessionService } from "./session/session-service.js";

@@ -15,10 +15,10 @@ import {
   setUserPassword,
 } from "./admin/user-routes.js";
 import { error, features, ok } from "./http/system-routes.js";
-import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./oauth/account-routes.js";
-import { callbackOAuth, callbackOAuthPost } from "./oauth/callback-routes.js";
-import { signInSocial } from "./oauth/sign-in-routes.js";
-import { accountInfo, getAccessToken, refreshToken } from "./oauth/token-routes.js";
+import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./social/account-routes.js";
+import { callbackOAuth, callbackOAuthPost } from "./social/callback-routes.js";
+import { signInSocial } from "./social/sign-in-routes.js";
+import { accountInfo, getAccessToken, refreshToken } from "./social/token-routes.js";
 import {
   acceptInvitation,
   getInvitation,

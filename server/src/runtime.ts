@@ -4,7 +4,7 @@ import type { Mailer } from "./email/mailer.js";
 import type { OriginMatcher } from "./http/origin.js";
 import type { PublicBase } from "./http/public-base.js";
 import type { Logger } from "./logger.js";
-import type { OAuthRuntime } from "./oauth/registry.js";
+import type { OAuthRuntime } from "./social/registry.js";
 import type { SessionService } from "./session/session-service.js";
 import type { DatabaseHandle, Stores } from "./storage/index.js";
 import type { SecondaryStorage } from "./storage/secondary/types.js";

@@ -10,13 +10,13 @@ import {
   OAuthRefusedError,
   OAuthStatusError,
   OAuthTokenError,
-} from "../src/oauth/errors.js";
-import { requestJson } from "../src/oauth/http.js";
-import { placeholderEmail } from "../src/oauth/provider.js";
-import { discordAvatar } from "../src/oauth/providers/discord.js";
-import { GitHubProvider } from "../src/oauth/providers/github.js";
-import { MicrosoftProvider } from "../src/oauth/providers/microsoft.js";
-import { createTokenVault } from "../src/oauth/token-vault.js";
+} from "../src/social/errors.js";
+import { requestJson } from "../src/social/http.js";
+import { placeholderEmail } from "../src/social/provider.js";
+import { discordAvatar } from "../src/social/providers/discord.js";
+import { GitHubProvider } from "../src/social/providers/github.js";
+import { MicrosoftProvider } from "../src/social/providers/microsoft.js";
+import { createTokenVault } from "../src/social/token-vault.js";
 import { ENDPOINTS } from "../src/routes.js";
 import { startTestIdentityProvider, type TestIdentityProvider } from "./helpers/test-identity-provider.js";
 
