@@ -1,0 +1,330 @@
+import { nanoquery, type FetcherStore } from "@nanostores/query";
+import { useStore } from "@nanostores/react";
+import { atom, computed, type ReadableAtom } from "nanostores";
+import {
+  AuthClientError,
+  type AdminListOrganizationsQuery,
+  type AdminListUsersQuery,
+  type AuthError,
+  type Result,
+  type SessionData,
+} from "@gatehouse/client";
+import { authClient } from "./auth-client";
+
+/*
+ * The web app's one data layer: every read of the API goes through a query here (cached, shared by the
+ * components that show it, read again when a change makes it stale), and every change that makes a read stale
+ * goes through a mutation here, which says which reads it touched.
+ *
+ * Built on @nanostores/query (about 2 kB), since nanostores is already the client's session store.
+ *
+ * Keys. A key is "<scope>/<path>": the scope is "g" for what is the same for everyone (GET /features, whether
+ * a username is free) and "s:<session id>" for what the signed-in session may see. Another session (signing
+ * out and in, impersonating) therefore reads everything afresh and never shows the previous user's cache.
+ * Paths end with "/", so a path is also the prefix of everything below it ("org/" covers each organization).
+ */
+
+const cache = new Map();
+
+const [createFetcherStore, , { revalidateKeys }] = nanoquery({
+  cache,
+  // A failed read says so (with a "Try again" button) instead of retrying behind the user's back.
+  onErrorRetry: false,
+  // A tab that comes back to the front reads what it shows again (at most every few seconds).
+  revalidateOnFocus: true,
+});
+
+/** A cached read: `useQuery(query)` shows it. */
+export type Query<T> = FetcherStore<T, AuthError>;
+
+/** The key paths, session-relative unless said otherwise; mutations name the ones they make stale. */
+export const keys = {
+  /** Global: GET /features. */
+  features: "features/",
+  /** Global: whether a username is free (`username/<name>/`). */
+  username: "username/",
+  /** Global: whether an organization slug is free (`slug/<slug>/`). */
+  slug: "slug/",
+  /** Global: the development outbox. */
+  devOutbox: "dev-outbox/",
+  /** The user's pending invitations (`invitations/<verified>/`). */
+  invitations: "invitations/",
+  /** One invitation's details (`invitation/<id>/<verified>/`). */
+  invitation: (id: string) => `invitation/${encodeURIComponent(id)}/`,
+  /** The organizations the user belongs to. */
+  organizations: "organizations/",
+  /** Everything about one organization (`org/<id>/…`); `keys.organization()` is every organization. */
+  organization: (id?: string | null) => (id === undefined ? "org/" : `org/${id ?? "-"}/`),
+  sessions: "sessions/",
+  accounts: "accounts/",
+  /** Administration: user lists (`admin/users/<query>/`). */
+  adminUsers: "admin/users/",
+  /** Administration: one user and their sessions (`admin/user/<id>/…`). */
+  adminUser: (id?: string) => (id === undefined ? "admin/user/" : `admin/user/${id}/`),
+  /** Administration: organization lists (`admin/organizations/<query>/`). */
+  adminOrganizations: "admin/organizations/",
+  /** Administration: one organization (`admin/organization/<id>/`). */
+  adminOrganization: (id?: string) => (id === undefined ? "admin/organization/" : `admin/organization/${id}/`),
+} as const;
+
+/** The key's path, without its scope. */
+function pathOf(key: string): string {
+  return key.slice(key.indexOf("/") + 1);
+}
+
+const session = authClient.$session;
+
+/** A key under the signed-in session, or null (nothing is read) while nobody is signed in. */
+function sessionKey(path: (data: SessionData) => string): ReadableAtom<string | null> {
+  return computed(session, (state) => (state.data ? `s:${state.data.session.id}/${path(state.data)}` : null));
+}
+
+/** The SDK's `{ data, error }` as a value or a thrown error, as the query store expects. */
+async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+  const { data, error } = await call;
+  if (error) throw new AuthClientError(error);
+  return data as T;
+}
+
+const stores = new Map<string, Query<unknown>>();
+
+/**
+ * One query store per `id`, made on first use: `key` gives the store's cache key (a global string, or a session
+ * key that follows the session), `load` is the SDK call.
+ */
+function defineQuery<T>(
+  id: string,
+  key: () => string | ReadableAtom<string | null>,
+  load: () => Promise<Result<T>>,
+  settings: { dedupeTime?: number; onError?: (error: unknown) => void } = {},
+): Query<T> {
+  let store = stores.get(id) as Query<T> | undefined;
+  if (!store) {
+    const input = key();
+    store = createFetcherStore<T, AuthError>(typeof input === "string" ? input : [input], { fetcher: () => unwrap(load()), ...settings });
+    stores.set(id, store as Query<unknown>);
+  }
+  return store;
+}
+
+const globalKey = (path: string) => `g/${path}`;
+
+export const queries = {
+  /**
+   * GET /features, once per page load; a failed read is forgotten at once, so the next page to mount asks
+   * again.
+   */
+  features: () =>
+    defineQuery("features", () => globalKey(keys.features), () => authClient.features(), {
+      dedupeTime: Infinity,
+      onError: () => queueMicrotask(() => cache.delete(globalKey(keys.features))),
+    }),
+  /** Whether `username` is free (GET /is-username-available). */
+  usernameAvailable: (username: string) =>
+    defineQuery(`username:${username}`, () => globalKey(`${keys.username}${encodeURIComponent(username)}/`), () =>
+      authClient.isUsernameAvailable({ username }),
+    ),
+  /** Whether `slug` is free: the check answers an error when it is taken. */
+  slugAvailable: (slug: string) =>
+    defineQuery(`slug:${slug}`, () => globalKey(`${keys.slug}${encodeURIComponent(slug)}/`), async (): Promise<Result<boolean>> => {
+      const { error } = await authClient.organization.checkSlug({ slug });
+      // Any refusal counts as taken, as before; only a failure to ask at all (the network) is an error.
+      return error && error.status === 0 ? { data: null, error } : { data: !error, error: null };
+    }),
+  /** The mail the service kept instead of sending (development only; 404 otherwise). */
+  devOutbox: () => defineQuery("dev-outbox", () => globalKey(keys.devOutbox), () => authClient.dev.outbox()),
+
+  /** The user's pending invitations; read again once their address is verified. */
+  invitations: () =>
+    defineQuery(
+      "invitations",
+      () => sessionKey((data) => `${keys.invitations}${Number(data.user.emailVerified)}/`),
+      () => authClient.organization.listUserInvitations(),
+    ),
+  /** One invitation, as the invitee sees it; read again once their address is verified. */
+  invitation: (id: string) =>
+    defineQuery(
+      `invitation:${id}`,
+      () => sessionKey((data) => `${keys.invitation(id)}${Number(data.user.emailVerified)}/`),
+      () => authClient.organization.getInvitation({ id }),
+    ),
+  /** The organizations the user belongs to. */
+  organizations: () => defineQuery("organizations", () => sessionKey(() => keys.organizations), () => authClient.organization.list()),
+  /** The session's active organization with its members, invitations and teams; null when none is active. */
+  activeOrganization: () =>
+    defineQuery(
+      "active-organization",
+      () => sessionKey((data) => `${keys.organization(data.session.activeOrganizationId ?? null)}full/`),
+      () => authClient.organization.getFullOrganization(),
+    ),
+  /** The teams of an organization the user belongs to. */
+  ownTeams: (organizationId: string) =>
+    defineQuery(`own-teams:${organizationId}`, () => sessionKey(() => `${keys.organization(organizationId)}own-teams/`), () =>
+      authClient.organization.listUserTeams({ organizationId }),
+    ),
+  /** One team's members. */
+  teamMembers: (organizationId: string, teamId: string) =>
+    defineQuery(`team-members:${teamId}`, () => sessionKey(() => `${keys.organization(organizationId)}team/${teamId}/members/`), () =>
+      authClient.organization.listTeamMembers({ teamId }),
+    ),
+  /** The user's sessions. */
+  sessions: () => defineQuery("sessions", () => sessionKey(() => keys.sessions), () => authClient.listSessions()),
+  /** The user's accounts: "credential" for the password, one per connected provider. */
+  accounts: () => defineQuery("accounts", () => sessionKey(() => keys.accounts), () => authClient.listAccounts()),
+
+  /** Administration: one page of users. */
+  adminUsers: (query: AdminListUsersQuery) => {
+    const path = `${keys.adminUsers}${encodeURIComponent(JSON.stringify(query))}/`;
+    return defineQuery(path, () => sessionKey(() => path), () => authClient.admin.listUsers(query));
+  },
+  /** Administration: one user. */
+  adminUser: (id: string) => defineQuery(`admin-user:${id}`, () => sessionKey(() => keys.adminUser(id)), () => authClient.admin.getUser({ id })),
+  /** Administration: one user's sessions. */
+  adminUserSessions: (id: string) =>
+    defineQuery(`admin-user-sessions:${id}`, () => sessionKey(() => `${keys.adminUser(id)}sessions/`), () =>
+      authClient.admin.listUserSessions({ userId: id }),
+    ),
+  /** Administration: one page of organizations. */
+  adminOrganizations: (query: AdminListOrganizationsQuery) => {
+    const path = `${keys.adminOrganizations}${encodeURIComponent(JSON.stringify(query))}/`;
+    return defineQuery(path, () => sessionKey(() => path), () => authClient.admin.listOrganizations(query));
+  },
+  /** Administration: one organization with its members. */
+  adminOrganization: (id: string) =>
+    defineQuery(`admin-organization:${id}`, () => sessionKey(() => keys.adminOrganization(id)), () => authClient.admin.getOrganization({ id })),
+};
+
+/**
+ * Marks every cached read under the given paths stale and reads again those shown now; resolves once they
+ * have answered (so a mutation's success message comes with the list it changed).
+ */
+export async function refresh(...paths: string[]): Promise<void> {
+  const matches = (key: string) => paths.some((path) => pathOf(key).startsWith(path));
+  revalidateKeys(matches);
+  await answers(matches);
+}
+
+/** Waits for the reads now running under keys that `matches` accepts. */
+async function answers(matches: (key: string) => boolean): Promise<void> {
+  // `.value`, not get(): get() would mount a store nobody shows, and so read it.
+  const running = [...stores.values()].filter((store) => store.key !== undefined && matches(store.key) && store.value?.loading);
+  await Promise.allSettled(running.map((store) => store.value?.promise));
+}
+
+/** What a query has come to. `data` stays while it is read again (`refreshing`). */
+export type QueryState<T> =
+  | { state: "loading"; data: undefined; error: null }
+  | { state: "failed"; data: T | undefined; error: AuthError }
+  | { state: "ready"; data: T; error: null };
+
+export type QueryResult<T> = QueryState<T> & {
+  /** True while the query is read again with its last answer still shown. */
+  refreshing: boolean;
+  /** Reads it again ("Try again", "Refresh"); resolves with the answer. */
+  reload(): Promise<void>;
+};
+
+const idle: ReadableAtom<{ loading: boolean; data?: undefined; error?: undefined }> = atom({ loading: false });
+
+function asAuthError(error: unknown): AuthError {
+  if (error && typeof error === "object" && "code" in error && "status" in error) return error as AuthError;
+  return { status: 0, code: "NETWORK_ERROR", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** A query in a component: loading, failed (with the error) or ready (with the data). `null` reads nothing. */
+export function useQuery<T>(query: Query<T> | null): QueryResult<T> {
+  const value = useStore((query ?? idle) as ReadableAtom<{ loading: boolean; data?: T; error?: unknown }>);
+  const reload = () => (query?.key ? refreshKey(query.key) : Promise.resolve());
+  if (value.error !== undefined) return { state: "failed", data: value.data, error: asAuthError(value.error), refreshing: false, reload };
+  if (value.data !== undefined) return { state: "ready", data: value.data, error: null, refreshing: value.loading, reload };
+  return { state: "loading", data: undefined, error: null, refreshing: false, reload };
+}
+
+async function refreshKey(key: string): Promise<void> {
+  revalidateKeys(key);
+  await answers((other) => other === key);
+}
+
+/** GET /features: undefined while it is read, null when it could not be read. */
+export function useFeatures() {
+  const features = useQuery(queries.features());
+  return features.state === "ready" ? features.data : features.state === "failed" ? null : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Mutations: each makes its SDK call and, when it succeeded, refreshes what it changed. They answer the SDK's
+// `{ data, error }`, so forms place errors as before.
+
+/** Refetching the session (its active organization, or the user, changed). */
+const SESSION = Symbol("session");
+type Effect = string | typeof SESSION;
+
+async function settle(effects: Effect[]): Promise<void> {
+  const paths = effects.filter((effect): effect is string => typeof effect === "string");
+  await Promise.all([effects.includes(SESSION) ? session.refetch() : undefined, paths.length > 0 ? refresh(...paths) : undefined]);
+}
+
+/** Runs `call`; once it succeeded (or, with `always`, whatever it answered) refreshes `effects`. */
+async function mutate<D>(call: Promise<Result<D>>, effects: Effect[], always = false): Promise<Result<D>> {
+  const result = await call;
+  if (!result.error || always) await settle(effects);
+  return result;
+}
+
+type Input<F extends (...args: any[]) => unknown> = NonNullable<Parameters<F>[0]>;
+const org = authClient.organization;
+const admin = authClient.admin;
+
+/** Everything that changes when the user joins, leaves or switches organizations. */
+const MEMBERSHIP: Effect[] = [SESSION, keys.organizations, keys.organization()];
+
+export const mutations = {
+  // Invitations the user answers.
+  acceptInvitation: (input: Input<typeof org.acceptInvitation>) =>
+    mutate(org.acceptInvitation(input), [...MEMBERSHIP, keys.invitations, keys.invitation(input.invitationId)]),
+  rejectInvitation: (input: Input<typeof org.rejectInvitation>) =>
+    mutate(org.rejectInvitation(input), [keys.invitations, keys.invitation(input.invitationId)]),
+
+  // Organizations.
+  /** A refusal too reads the list again: most often the organization was deleted or the user removed meanwhile. */
+  setActiveOrganization: (input: Input<typeof org.setActive>) => mutate(org.setActive(input), MEMBERSHIP, true),
+  createOrganization: (input: Input<typeof org.create>) => mutate(org.create(input), [...MEMBERSHIP, keys.slug]),
+  updateOrganization: (input: Input<typeof org.update>) =>
+    mutate(org.update(input), [keys.organizations, keys.organization(), keys.slug]),
+  deleteOrganization: (input: Input<typeof org.delete>) => mutate(org.delete(input), [...MEMBERSHIP, keys.slug]),
+  leaveOrganization: (input: Input<typeof org.leave>) => mutate(org.leave(input), MEMBERSHIP),
+  updateMemberRole: (input: Input<typeof org.updateMemberRole>) => mutate(org.updateMemberRole(input), [keys.organization()]),
+  removeMember: (input: Input<typeof org.removeMember>) => mutate(org.removeMember(input), [keys.organization()]),
+  inviteMember: (input: Input<typeof org.inviteMember>) => mutate(org.inviteMember(input), [keys.organization()]),
+  cancelInvitation: (input: Input<typeof org.cancelInvitation>) => mutate(org.cancelInvitation(input), [keys.organization()]),
+  createTeam: (input: Input<typeof org.createTeam>) => mutate(org.createTeam(input), [keys.organization()]),
+  updateTeam: (input: Input<typeof org.updateTeam>) => mutate(org.updateTeam(input), [keys.organization()]),
+  removeTeam: (input: Input<typeof org.removeTeam>) => mutate(org.removeTeam(input), [keys.organization()]),
+  addTeamMember: (input: Input<typeof org.addTeamMember>) => mutate(org.addTeamMember(input), [keys.organization()]),
+  removeTeamMember: (input: Input<typeof org.removeTeamMember>) => mutate(org.removeTeamMember(input), [keys.organization()]),
+
+  // The user's own account (the SDK refetches the session itself after update-user).
+  updateUser: (input: Input<typeof authClient.updateUser>) => mutate(authClient.updateUser(input), [keys.username]),
+  /** A refused revoke too reads the list again (the session may be gone already). */
+  revokeSession: (input: Input<typeof authClient.revokeSession>) => mutate(authClient.revokeSession(input), [keys.sessions], true),
+  revokeOtherSessions: () => mutate(authClient.revokeOtherSessions(), [keys.sessions], true),
+  /** A refused disconnect too reads the list again. */
+  unlinkAccount: (input: Input<typeof authClient.unlinkAccount>) => mutate(authClient.unlinkAccount(input), [keys.accounts], true),
+
+  // Administration.
+  createUser: (input: Input<typeof admin.createUser>) => mutate(admin.createUser(input), [keys.adminUsers, keys.username]),
+  adminUpdateUser: (input: Input<typeof admin.updateUser>) =>
+    mutate(admin.updateUser(input), [keys.adminUsers, keys.adminUser(input.userId), keys.username]),
+  setRole: (input: Input<typeof admin.setRole>) => mutate(admin.setRole(input), [keys.adminUsers, keys.adminUser(input.userId)]),
+  banUser: (input: Input<typeof admin.banUser>) => mutate(admin.banUser(input), [keys.adminUsers, keys.adminUser(input.userId)]),
+  unbanUser: (input: Input<typeof admin.unbanUser>) => mutate(admin.unbanUser(input), [keys.adminUsers, keys.adminUser(input.userId)]),
+  setUserPassword: (input: Input<typeof admin.setUserPassword>) =>
+    mutate(admin.setUserPassword(input), [keys.adminUser(input.userId)]),
+  revokeUserSession: (userId: string, input: Input<typeof admin.revokeUserSession>) =>
+    mutate(admin.revokeUserSession(input), [keys.adminUser(userId)]),
+  revokeUserSessions: (input: Input<typeof admin.revokeUserSessions>) =>
+    mutate(admin.revokeUserSessions(input), [keys.adminUser(input.userId)]),
+  /** The removed user's own page is not read again: the caller leaves it for the list. */
+  removeUser: (input: Input<typeof admin.removeUser>) =>
+    mutate(admin.removeUser(input), [keys.adminUsers, keys.adminOrganizations, keys.adminOrganization()]),
+};
