@@ -76,6 +76,8 @@ export interface Gatehouse {
   nodeFastPath: NodeFastPath;
   api: GatehouseApi;
   runtime: Runtime;
+  /** The raw database handle, for the CLI and tests; handlers reach the database through `runtime.stores` only. */
+  database: DatabaseHandle;
   /** Applies pending database migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   close(): Promise<void>;
@@ -100,13 +102,13 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
         ? refusingMailer(logger)
         : outboxMailer(logger));
   const stores = createStores(database.db, {
+    dialect: database.dialect,
     preparedQuery: database.preparedQuery,
     coalesceReads: database.dialect === "postgres" ? config.database.coalesceSessionReads || undefined : undefined,
   });
   const base = createPublicBase(config.baseURL);
   const runtime: Runtime = {
     config,
-    database,
     stores,
     storage,
     hasher,
@@ -168,6 +170,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     nodeFastPath: http.nodeFastPath,
     api,
     runtime,
+    database,
     migrate: () => migrateToLatest(database.db as never, database.dialect, database.schema),
     async close() {
       clearInterval(sweep);

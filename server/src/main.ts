@@ -66,7 +66,7 @@ async function openExisting(settings: ServiceSettings, logger: Logger, command: 
   if (!create && sqliteFileMissing(target)) throw new CommandError(missingDatabaseMessage(target, command));
   const gatehouse = open(settings, logger);
   try {
-    const existing = await hasGatehouseTables(gatehouse.runtime.database);
+    const existing = await hasGatehouseTables(gatehouse.database);
     if (!create && !existing) throw new CommandError(missingDatabaseMessage(target, command));
     const applied = await gatehouse.migrate();
     if (!existing) say(`created a new database (--create): ${target.label}`);
@@ -125,7 +125,7 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
   const target = targetOf(settings);
   const gatehouse = open(settings, logger);
   // A database written by Better Auth has tables but no migration bookkeeping: every migration applies to it.
-  const existing = await hasGatehouseTables(gatehouse.runtime.database);
+  const existing = await hasGatehouseTables(gatehouse.database);
   const applied = await gatehouse.migrate();
   // serve creates the database on first run (npm start's quick start); it says so, naming where.
   if (!existing) logger.info({ database: target.label }, "created a new database");

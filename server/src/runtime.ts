@@ -6,13 +6,16 @@ import type { PublicBase } from "./http/public-base.js";
 import type { Logger } from "./logger.js";
 import type { OAuthRuntime } from "./social/registry.js";
 import type { SessionService } from "./session/session-service.js";
-import type { DatabaseHandle, Stores } from "./storage/index.js";
+import type { Stores } from "./storage/index.js";
 import type { SecondaryStorage } from "./storage/secondary/types.js";
 
-/** What every handler receives: the settled configuration and the service's parts, built once at start. */
+/**
+ * What every handler receives: the settled configuration and the service's parts, built once at start. The database
+ * is reached through the stores only (a transaction is `stores.transaction(fn)`); the raw handle stays with the
+ * Gatehouse object, for the CLI and tests.
+ */
 export interface Runtime {
   config: Config;
-  database: DatabaseHandle;
   stores: Stores;
   storage: SecondaryStorage;
   hasher: PasswordHasher;

@@ -226,7 +226,7 @@ describe.each(DIALECTS)("mailed flows on %s", (dialect) => {
       } finally {
         smtp.refuse(false);
       }
-      const rows = await server.gatehouse.runtime.database.db
+      const rows = await server.gatehouse.database.db
         .selectFrom("verification")
         .select("identifier")
         .where("value", "=", user.id)

@@ -196,7 +196,7 @@ describe.each(DIALECTS)("#12.2: gatehouse import on %s", (dialect) => {
   });
 
   it("#12.2: a user the database refuses mid-batch is rejected with the reason and leaves no half user; the rest of the batch is written", async () => {
-    const db = server.gatehouse.runtime.database.db;
+    const db = server.gatehouse.database.db;
     // A refusal only the database knows of (as a provider identity linked by a racing request would be).
     if (dialect === "sqlite") {
       await sql`create trigger import_boom before insert on account when new."accountId" = 'boom' begin select raise(abort, 'boom refused'); end`.execute(db);

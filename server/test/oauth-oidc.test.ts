@@ -1,7 +1,6 @@
 import { generateKeyPair } from "jose";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStores } from "../src/storage/index.js";
 import { Browser, type Landing } from "./helpers/browser.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -522,8 +521,7 @@ describe.each(DIALECTS)("social sign-in with OpenID providers on %s", (dialect) 
       let commit!: () => void;
       let deletedFirst!: () => void;
       const firstDeleted = new Promise<void>((resolve) => (deletedFirst = resolve));
-      const inFlight = server.gatehouse.runtime.database.db.transaction().execute(async (trx) => {
-        const stores = createStores(trx);
+      const inFlight = server.gatehouse.runtime.stores.transaction(async (stores) => {
         await stores.users.lockUser(userId);
         expect(await stores.accounts.deleteUserAccount(userId, first!.id as string, { keepLast: true })).toBe(true);
         deletedFirst();

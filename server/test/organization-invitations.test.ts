@@ -41,8 +41,8 @@ describe.each(DIALECTS)("organization invitations on %s", (dialect) => {
    */
   async function whileOrganizationLocked<T>(organizationId: string, waiters: number, work: () => Promise<T>) {
     let running!: Promise<T>;
-    await server.gatehouse.runtime.database.db.transaction().execute(async (trx) => {
-      await createStores(trx).organizations.lockOrganization(organizationId);
+    await server.gatehouse.database.db.transaction().execute(async (trx) => {
+      await createStores(trx, { dialect }).organizations.lockOrganization(organizationId);
       running = work();
       const deadline = Date.now() + 10_000;
       for (;;) {

@@ -60,7 +60,7 @@ describe.each(DIALECTS)("#13.3 one way in on %s", (dialect) => {
   const ban = (userId: string) => stores().users.updateUser(userId, { banned: true, updatedAt: new Date() });
   const methodOf = async (token: string) => (await stores().sessions.findSessionAndUser(token))?.session.loginMethod;
   const storedLastMethod = async (userId: string) =>
-    (await server.gatehouse.runtime.database.db.selectFrom("user").select("lastLoginMethod").where("id", "=", userId).executeTakeFirst())
+    (await server.gatehouse.database.db.selectFrom("user").select("lastLoginMethod").where("id", "=", userId).executeTakeFirst())
       ?.lastLoginMethod;
 
   it("#13.3: email sign-up and sign-in record 'email' on the session, in the cookie and on the user; a banned user is refused", async () => {

@@ -14,13 +14,14 @@ it("moves committed pages from the WAL into the database file from its worker, n
   const handle = openDatabase({ url: `sqlite://${file}` });
   try {
     await migrateToLatest(handle.db as never, handle.dialect);
+    const stores = createStores(handle.db, { dialect: handle.dialect });
     await sleep(1500);
     const before = statSync(file).size;
     const t0 = new Date("2026-01-01T00:00:00.000Z");
     for (let i = 0; i < 40; i++) {
-      await handle.db.transaction().execute(async (trx) => {
+      await stores.transaction(async (trx) => {
         for (let j = 0; j < 25; j++) {
-          await createStores(trx).users.createUser(userRecord(t0, { name: `Person ${i}-${j} ${"x".repeat(200)}` }));
+          await trx.users.createUser(userRecord(t0, { name: `Person ${i}-${j} ${"x".repeat(200)}` }));
         }
       });
     }

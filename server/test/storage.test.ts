@@ -120,6 +120,7 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
     for (const session of sessions) await stores.sessions.createSession(session);
     let statements = 0;
     const counting = createStores(handle.db, {
+      dialect,
       preparedQuery: async (name, text, params) => {
         statements++;
         return handle.preparedQuery!(name, text, params);
@@ -138,6 +139,7 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
 
     // A read that fails fails every request it carried; the next reads go through again.
     const failing = createStores(handle.db, {
+      dialect,
       preparedQuery: async (name, text, params) => {
         if (params[0] instanceof Array && params[0].length > 1) throw Object.assign(new Error("gone"), { code: "57P01" });
         return handle.preparedQuery!(name, text, params);
@@ -283,8 +285,7 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
   it("rolls a transaction back whole when one write fails", async () => {
     const user = newUser();
     await expect(
-      handle.db.transaction().execute(async (trx) => {
-        const s = createStores(trx);
+      stores.transaction(async (s) => {
         await s.users.createUser(user);
         await s.accounts.createAccount({ ...credential(user.id), userId: "no-such-user" });
       }),

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
-import { createStores } from "../storage/index.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { endImpersonationsIfNoLongerAdmin } from "./impersonations.js";
 import { requirePermission, userIdSchema } from "./guard.js";
@@ -33,8 +32,7 @@ export const banUser = defineEndpoint({
     if (body.userId === admin.user.id) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_BAN_YOURSELF);
     const now = runtime.now();
     const expiresIn = body.banExpiresIn ?? runtime.config.admin.defaultBanExpiresIn;
-    const user = await runtime.database.db.transaction().execute(async (trx) => {
-      const stores = createStores(trx);
+    const user = await runtime.stores.transaction(async (stores) => {
       const banned = await stores.users.updateUser(body.userId, {
         banned: true,
         banReason: body.banReason ?? runtime.config.admin.defaultBanReason,

@@ -5,7 +5,6 @@ import { checkNewPassword } from "../credentials/rules.js";
 import { usernameTakenError } from "../credentials/username.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
-import { createStores } from "../storage/index.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { nameSchema } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
@@ -107,10 +106,8 @@ export const adminUpdateUser = defineEndpoint({
     if (changes.banned && target.id === admin.user.id) {
       throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_BAN_YOURSELF);
     }
-    const updated = await runtime.database.db
-      .transaction()
-      .execute(async (trx) => {
-        const stores = createStores(trx);
+    const updated = await runtime.stores
+      .transaction(async (stores) => {
         const now = runtime.now();
         const user = await stores.users.updateUser(target.id, { ...changes, updatedAt: now });
         if (changes.banned) await stores.sessions.deleteUserSessions(target.id);
@@ -146,8 +143,7 @@ export const setRole = defineEndpoint({
     requirePermission(ctx, { user: ["set-role"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_CHANGE_USERS_ROLE);
     const role = toRoleString(runtime, body.role);
     const now = runtime.now();
-    const user = await runtime.database.db.transaction().execute(async (trx) => {
-      const stores = createStores(trx);
+    const user = await runtime.stores.transaction(async (stores) => {
       const updated = await stores.users.updateUser(body.userId, { role, updatedAt: now });
       // Demoted from administrator: the impersonations they hold end with the change.
       await endImpersonationsIfNoLongerAdmin(runtime.config, stores, updated, now);

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { sql } from "kysely";
 import type { Config } from "../config/index.js";
-import { sqlitePathOf, type DatabaseHandle } from "../storage/database.js";
+import { sqlitePathOf } from "../storage/database.js";
+
+export { hasGatehouseTables } from "../storage/schema-introspection.js";
 
 /** The database a CLI command works on, as it prints it. */
 export interface DatabaseTarget {
@@ -27,23 +28,6 @@ export function databaseTarget(config: Config): DatabaseTarget {
 /** Whether the SQLite file is missing (opening it would create a new, empty database). */
 export const sqliteFileMissing = (target: DatabaseTarget): boolean =>
   target.sqliteFile !== undefined && !existsSync(target.sqliteFile);
-
-/**
- * Whether the database holds Gatehouse's tables (its migrations' bookkeeping table), or a user table: a database
- * written by Better Auth has no bookkeeping, and the migrations bring it up to date (storage/reconcile.ts). On
- * PostgreSQL they are looked up on the connection's search_path: the configured schema, or public.
- */
-export async function hasGatehouseTables(database: DatabaseHandle): Promise<boolean> {
-  if (database.dialect === "sqlite") {
-    const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name in ('kysely_migration', 'user')`.execute(
-      database.db,
-    );
-    return Number(rows[0]?.n ?? 0) > 0;
-  }
-  const { rows } = await sql<{ present: boolean }>`
-    select (to_regclass('kysely_migration') is not null or to_regclass('"user"') is not null) as present`.execute(database.db);
-  return rows[0]?.present === true;
-}
 
 /** What the CLI says when a command would create a new database without --create. */
 export function missingDatabaseMessage(target: DatabaseTarget, command: string): string {

@@ -3,7 +3,6 @@ import { limitPasswordCheck } from "../http/account-limits.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { Account, Session, Stores } from "../storage/index.js";
-import { insertNewUser } from "../storage/new-user.js";
 import { needsRehash, storedHashFormat } from "./hash-formats.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { NewUser } from "../storage/users.js";
@@ -59,7 +58,7 @@ export async function insertUserWithPassword(
   session?: Session,
 ): Promise<void> {
   try {
-    await insertNewUser(runtime.database.db, runtime.database.dialect, {
+    await runtime.stores.signUps.insertNewUser({
       user,
       account: hash ? newCredentialAccount(user.id, hash, user.createdAt) : null,
       session,

@@ -4,7 +4,8 @@ import type { FirebaseHashConfig } from "../credentials/hash-formats.js";
 import type { Runtime } from "../runtime.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import { isUnavailableError } from "../storage/database.js";
-import { findTakenIdentities, insertImportedUsers, planImportLookups, type ImportedUser } from "../storage/imported-users.js";
+import type { ImportedUser } from "../storage/imported-users.js";
+import type { Stores } from "../storage/index.js";
 import { parseImportLine } from "./import-line.js";
 import { progressBar, type ImportCounts } from "./progress.js";
 
@@ -77,8 +78,8 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
   };
 
   /** Sorts a batch into users to write and lines skipped or rejected, against what the database already holds. */
-  const classify = async (db: Runtime["database"]["db"], entries: Entry[]) => {
-    const taken = await findTakenIdentities(db, {
+  const classify = async (stores: Stores, entries: Entry[]) => {
+    const taken = await stores.imports.findTakenIdentities({
       emails: entries.map((e) => e.email),
       usernames: entries.flatMap((e) => (e.username ? [e.username] : [])),
       providerAccounts: entries.flatMap((e) =>
@@ -124,11 +125,11 @@ export async function importUsers(runtime: Runtime, settings: ImportSettings, ou
    * makes the same lookups in a transaction of its own and writes nothing.
    */
   const writeBatch = async (entries: Entry[]): Promise<{ written: Entry[]; outcomes: Outcome[] }> =>
-    runtime.database.db.transaction().execute(async (trx) => {
-      await planImportLookups(trx, runtime.database.dialect);
-      const { toWrite, outcomes } = await classify(trx, entries);
+    runtime.stores.transaction(async (stores) => {
+      await stores.imports.planLookups();
+      const { toWrite, outcomes } = await classify(stores, entries);
       if (settings.dryRun) return { written: toWrite, outcomes };
-      const ids = await insertImportedUsers(trx, runtime.database.dialect, toWrite.map((e) => e.record));
+      const ids = await stores.imports.insertImportedUsers(toWrite.map((e) => e.record));
       const written: Entry[] = [];
       for (const entry of toWrite) {
         if (ids.has(entry.record.user.id)) written.push(entry);

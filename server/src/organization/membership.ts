@@ -1,14 +1,7 @@
 import type { EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import {
-  createStores,
-  type MemberWithUser,
-  type Organization,
-  type Session,
-  type Stores,
-  type Team,
-} from "../storage/index.js";
+import type { MemberWithUser, Organization, Session, Stores, Team } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { checkAccess, hasRole, isRoleName, joinRoles, parseRoles, type Permissions } from "./access-control.js";
 import { ORG_MESSAGES } from "./messages.js";
@@ -23,7 +16,7 @@ import { ORG_MESSAGES } from "./messages.js";
  * single connection, which the transaction holds until it ends.
  */
 export function inTransaction<T>(runtime: Runtime, fn: (stores: Stores) => Promise<T>): Promise<T> {
-  return runtime.database.db.transaction().execute((trx) => fn(createStores(trx)));
+  return runtime.stores.transaction(fn);
 }
 
 /** The organization a request names, else the session's active one; null when neither. */

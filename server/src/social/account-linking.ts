@@ -1,6 +1,5 @@
 import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/index.js";
-import { insertNewUser } from "../storage/new-user.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { newUserRecord } from "../user/new-user.js";
 import { newProviderAccount, storedTokens } from "./account-record.js";
@@ -102,7 +101,7 @@ export async function signInWithProfile(
     now,
   );
   try {
-    await insertNewUser(runtime.database.db, runtime.database.dialect, {
+    await runtime.stores.signUps.insertNewUser({
       user,
       account: newProviderAccount(runtime, provider.id, accountId, user.id, tokens),
     });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import { createStores, type Account } from "../storage/index.js";
+import type { Account } from "../storage/index.js";
 import { statusSchema } from "../user/public.js";
 import { linkProfileToUser } from "./account-linking.js";
 import { scopesOf } from "./account-record.js";
@@ -144,8 +144,7 @@ export const unlinkAccount = defineEndpoint({
     if (keepLast && accounts.length <= 1) throw lastOne();
     // The "not the last one" rule is checked again in the delete itself, under the user's row lock, so two
     // concurrent unlinks cannot each leave the other as the last account and then both delete it.
-    const deleted = await runtime.database.db.transaction().execute(async (trx) => {
-      const stores = createStores(trx);
+    const deleted = await runtime.stores.transaction(async (stores) => {
       await stores.users.lockUser(user.id);
       return stores.accounts.deleteUserAccount(user.id, target.id, { keepLast });
     });

@@ -1,7 +1,10 @@
 import type { Kysely } from "kysely";
 import { accountStore } from "./accounts.js";
+import type { Dialect } from "./database.js";
+import { findTakenIdentities, insertImportedUsers, planImportLookups, type ImportedUser } from "./imported-users.js";
 import { invitationStore } from "./invitations.js";
 import { memberStore } from "./members.js";
+import { insertNewUser, type NewUserRecords } from "./new-user.js";
 import { organizationDirectoryStore } from "./organization-directory.js";
 import { organizationStore } from "./organizations.js";
 import type { Database } from "./schema.js";
@@ -14,13 +17,38 @@ export { openDatabase, isUnavailableError, type DatabaseHandle, type Dialect } f
 export { migrateToLatest } from "./migrator.js";
 export type * from "./models.js";
 
-/** Every repository over one connection (or one transaction: pass the transaction as db). */
-export function createStores(db: Kysely<Database>, opts: SessionStoreOptions = {}) {
+/**
+ * Repositories with `transaction(fn)`: fn gets the same repositories bound to one transaction, and what it returns
+ * is committed with it (a throw rolls everything back). Called on repositories already bound to a transaction, it
+ * runs fn inside that one. Inside fn only fn's repositories may be used: SQLite has a single connection, which
+ * the transaction holds until it ends.
+ */
+export type Transactional<S> = S & { transaction<T>(fn: (stores: Transactional<S>) => Promise<T>): Promise<T> };
+
+/** Builds repositories over a connection or a transaction, with transaction(fn) on top. */
+export function transactional<S extends object>(db: Kysely<any>, build: (db: Kysely<any>) => S): Transactional<S> {
+  const stores: Transactional<S> = Object.assign(build(db), {
+    transaction: <T>(fn: (stores: Transactional<S>) => Promise<T>): Promise<T> =>
+      db.isTransaction ? fn(stores) : db.transaction().execute((trx) => fn(transactional(trx, build))),
+  });
+  return stores;
+}
+
+/** Every repository over one connection (or one transaction). */
+export function createRepositories(db: Kysely<Database>, dialect: Dialect, opts: SessionStoreOptions = {}) {
   return {
     users: userStore(db),
     sessions: sessionStore(db, opts),
     accounts: accountStore(db),
     verifications: verificationStore(db),
+    /** A new user with their first account and session, all or nothing (new-user.ts). */
+    signUps: { insertNewUser: (records: NewUserRecords) => insertNewUser(db, dialect, records) },
+    /** The `gatehouse import` command's batch reads and writes (imported-users.ts); call them in a transaction. */
+    imports: {
+      planLookups: () => planImportLookups(db, dialect),
+      findTakenIdentities: (wanted: Parameters<typeof findTakenIdentities>[1]) => findTakenIdentities(db, wanted),
+      insertImportedUsers: (batch: readonly ImportedUser[]) => insertImportedUsers(db, dialect, batch),
+    },
     organizations: organizationStore(db),
     members: memberStore(db),
     invitations: invitationStore(db),
@@ -30,4 +58,15 @@ export function createStores(db: Kysely<Database>, opts: SessionStoreOptions = {
   };
 }
 
-export type Stores = ReturnType<typeof createStores>;
+export interface StoreOptions extends SessionStoreOptions {
+  dialect: Dialect;
+}
+
+/** Every repository over the database, with transaction(fn). */
+export function createStores(db: Kysely<Database>, opts: StoreOptions): Stores {
+  const { dialect, ...sessionOptions } = opts;
+  // Prepared statements and coalesced reads run on the pool: never inside a transaction.
+  return transactional(db, (conn) => createRepositories(conn, dialect, conn.isTransaction ? {} : sessionOptions));
+}
+
+export type Stores = Transactional<ReturnType<typeof createRepositories>>;

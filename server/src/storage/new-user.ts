@@ -1,11 +1,10 @@
 import type { Kysely } from "kysely";
-import { toAccountRow } from "./accounts.js";
+import { accountStore, toAccountRow } from "./accounts.js";
 import type { Dialect } from "./database.js";
 import type { Account, Session } from "./models.js";
-import { createStores } from "./index.js";
 import type { Database } from "./schema.js";
-import { toSessionRow } from "./sessions.js";
-import { toUserRow, type NewUser } from "./users.js";
+import { sessionStore, toSessionRow } from "./sessions.js";
+import { toUserRow, userStore, type NewUser } from "./users.js";
 
 /** A new user and the records that come with them at sign-up: their password's account, their first session. */
 export interface NewUserRecords {
@@ -18,7 +17,8 @@ export interface NewUserRecords {
  * Writes a new user with their account and session, all or nothing. On PostgreSQL it is one statement (the
  * user and the account as data-modifying WITH clauses of the session's insert): atomic like a transaction,
  * without BEGIN and COMMIT each costing a round trip, and the constraint checks (a unique email or username,
- * the foreign keys) run at its end as in any statement. SQLite, in the process, takes a transaction.
+ * the foreign keys) run at its end as in any statement. SQLite, in the process, takes a transaction (or joins the
+ * caller's).
  * A unique violation comes out as the driver's error, for the caller to word.
  */
 export async function insertNewUser(db: Kysely<Database>, dialect: Dialect, records: NewUserRecords): Promise<void> {
@@ -38,10 +38,10 @@ export async function insertNewUser(db: Kysely<Database>, dialect: Dialect, reco
     }
     return;
   }
-  await db.transaction().execute(async (trx) => {
-    const stores = createStores(trx);
-    await stores.users.createUser(user);
-    if (account) await stores.accounts.createAccount(account);
-    if (session) await stores.sessions.createSession(session);
-  });
+  const write = async (conn: Kysely<Database>) => {
+    await userStore(conn).createUser(user);
+    if (account) await accountStore(conn).createAccount(account);
+    if (session) await sessionStore(conn).createSession(session);
+  };
+  await (db.isTransaction ? write(db) : db.transaction().execute(write));
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Dialect } from "./database.js";
+import type { DatabaseHandle, Dialect } from "./database.js";
 
 /** What a database holds, read from its catalog: the tables of one schema with their columns and indexes. */
 export interface FoundColumn {
@@ -114,4 +114,21 @@ async function introspectPostgres(db: Kysely<unknown>, schema?: string): Promise
     });
   }
   return found;
+}
+
+/**
+ * Whether the database holds Gatehouse's tables (its migrations' bookkeeping table), or a user table: a database
+ * written by Better Auth has no bookkeeping, and the migrations bring it up to date (storage/reconcile.ts). On
+ * PostgreSQL they are looked up on the connection's search_path: the configured schema, or public.
+ */
+export async function hasGatehouseTables(database: DatabaseHandle): Promise<boolean> {
+  if (database.dialect === "sqlite") {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name in ('kysely_migration', 'user')`.execute(
+      database.db,
+    );
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+  const { rows } = await sql<{ present: boolean }>`
+    select (to_regclass('kysely_migration') is not null or to_regclass('"user"') is not null) as present`.execute(database.db);
+  return rows[0]?.present === true;
 }

@@ -1,6 +1,5 @@
 import { handOverOrganizations } from "../organization/membership.js";
 import type { Runtime } from "../runtime.js";
-import { createStores } from "../storage/index.js";
 
 /**
  * Removes a user with their sessions (and the impersonation sessions they hold over others), accounts and
@@ -8,8 +7,7 @@ import { createStores } from "../storage/index.js";
  * passed to a successor when they were the only owner.
  */
 export async function removeUserAndData(runtime: Runtime, userId: string): Promise<void> {
-  const organizations = await runtime.database.db.transaction().execute(async (trx) => {
-    const stores = createStores(trx);
+  const organizations = await runtime.stores.transaction(async (stores) => {
     const handed = await handOverOrganizations(runtime, stores, userId);
     await stores.sessions.deleteUserSessions(userId);
     // An administrator's impersonations (sessions of other users opened by them) end with them.

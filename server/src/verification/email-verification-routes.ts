@@ -4,7 +4,7 @@ import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { createStores, type User } from "../storage/index.js";
+import type { User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
@@ -101,8 +101,7 @@ async function useEmailToken(
   claims: VerifiedEmailToken,
   byRegistrant: boolean,
 ): Promise<LinkOutcome> {
-  return runtime.database.db.transaction().execute(async (trx) => {
-    const stores = createStores(trx);
+  return runtime.stores.transaction(async (stores) => {
     const now = runtime.now();
     if (!(await consumeEmailToken(stores, claims, now))) throw new LinkRefused("invalid_token");
     // Two links of the same user used at once: the second waits here and then finds the address proven.

@@ -7,7 +7,6 @@ import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { createStores } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
@@ -137,8 +136,7 @@ export const resetPassword = defineEndpoint({
     if (!(await liveResetValue(runtime, token))) throw invalid();
     // Hash outside the transaction; the token is consumed inside it, atomically with the password change.
     const hash = await runtime.hasher.hash(body.newPassword);
-    const user = await runtime.database.db.transaction().execute(async (trx) => {
-      const stores = createStores(trx);
+    const user = await runtime.stores.transaction(async (stores) => {
       const now = runtime.now();
       const consumed = await stores.verifications.consumeVerification(resetPasswordIdentifier(token), now);
       if (!consumed) throw invalid();
@@ -181,8 +179,7 @@ export const changePassword = defineEndpoint({
     await checkCurrentPassword(runtime, user.id, body.currentPassword, { rehash: false });
     const hash = await runtime.hasher.hash(body.newPassword);
     const now = runtime.now();
-    await runtime.database.db.transaction().execute(async (trx) => {
-      const stores = createStores(trx);
+    await runtime.stores.transaction(async (stores) => {
       await setCredentialPassword(stores, user.id, hash, now);
       if (body.revokeOtherSessions) await stores.sessions.deleteUserSessions(user.id);
     });
@@ -212,9 +209,7 @@ export const setPassword = defineEndpoint({
     const account = await runtime.stores.accounts.findCredentialAccount(user.id);
     if (account?.password) throw new APIError("BAD_REQUEST", MESSAGES.USER_ALREADY_HAS_PASSWORD);
     const hash = await runtime.hasher.hash(body.newPassword);
-    await runtime.database.db.transaction().execute((trx) =>
-      setCredentialPassword(createStores(trx), user.id, hash, runtime.now()),
-    );
+    await runtime.stores.transaction((stores) => setCredentialPassword(stores, user.id, hash, runtime.now()));
     notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };
   },

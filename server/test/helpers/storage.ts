@@ -16,7 +16,7 @@ export async function openMigratedStorage(dialect: DialectName): Promise<Migrate
   await migrateToLatest(handle.db as never, handle.dialect, handle.schema);
   return {
     handle,
-    stores: createStores(handle.db),
+    stores: createStores(handle.db, { dialect: handle.dialect }),
     async close() {
       await handle.close();
       await testDb.drop();
