@@ -1,10 +1,73 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { extname, join, resolve } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
+
+/** The files worth compressing: text. Images other than SVG and fonts are compressed already. */
+const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".webmanifest"]);
+
+/**
+ * Writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside every text file of the build, once,
+ * so the service answers each request with the smallest one the browser accepts without compressing anything
+ * itself (server/src/web-app.ts). A copy that would not be smaller than the file is not written.
+ */
+function precompress(): Plugin {
+  let outDir = "";
+  return {
+    name: "gatehouse:precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const path = join(dir, name);
+          return statSync(path).isDirectory() ? walk(path) : [path];
+        });
+      for (const path of walk(outDir)) {
+        if (!COMPRESSIBLE.has(extname(path))) continue;
+        const body = readFileSync(path);
+        const br = brotliCompressSync(body, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        });
+        const gz = gzipSync(body, { level: 9 });
+        if (br.length < body.length) writeFileSync(path + ".br", br);
+        if (gz.length < body.length) writeFileSync(path + ".gz", gz);
+      }
+    },
+  };
+}
+
+/** Libraries that change together go in one chunk, cached across releases of the app's own code. */
+const VENDOR_CHUNKS: { name: string; test: RegExp }[] = [
+  { name: "react", test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+  { name: "router", test: /[\\/]node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
+  { name: "i18n", test: /[\\/]node_modules[\\/](i18next|react-i18next|html-parse-stringify|void-elements|use-sync-external-store)[\\/]/ },
+];
 
 // The built app is served by the service at "/"; in development Vite proxies the API to a running service.
+// Every page and every language is a chunk of its own (router.tsx, i18n/index.ts); the manifest lists which chunks
+// each one needs, for the bundle budget (src/bundle-budget.test.ts).
 export default defineConfig({
-  plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
+  plugins: [react(), precompress()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: false,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: VENDOR_CHUNKS.map(({ name, test }) => ({ name, test })),
+        },
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: { "/api": { target: process.env.GATEHOUSE_URL ?? "http://localhost:3000", changeOrigin: false } },

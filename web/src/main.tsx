@@ -1,17 +1,42 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router/dom";
-import "./i18n";
+import { BrowserRouter } from "react-router";
+import { i18nReady } from "./i18n";
 import { followSavedLanguage } from "./lib/language";
-import { router } from "./router";
+import { AppRoutes, preloadPage } from "./router";
 import "./styles/tokens.css";
 import "./styles/base.css";
 
 // A signed-in user's saved language replaces the one the app started in, as soon as the session is known.
 followSavedLanguage();
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
-);
+/**
+ * A page's chunk that cannot be fetched is most often one a newer release has replaced while this tab stayed open:
+ * the page is loaded again (once a minute at most, so a chunk that is really gone does not loop).
+ */
+const RELOADED_KEY = "gatehouse.chunkReload";
+window.addEventListener("vite:preloadError", (event) => {
+  try {
+    const last = Number(window.sessionStorage.getItem(RELOADED_KEY) ?? 0);
+    if (Date.now() - last < 60_000) return;
+    window.sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+  } catch {
+    return;
+  }
+  event.preventDefault();
+  window.location.reload();
+});
+
+// The first render waits for the visitor's language and the first page, fetched side by side: it shows the page
+// whole, in that language, with no flash of English and no placeholder that shifts.
+void Promise.all([i18nReady, preloadPage(window.location.pathname)])
+  .catch(() => undefined)
+  .then(() => {
+    createRoot(document.getElementById("root")!).render(
+      <StrictMode>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </StrictMode>,
+    );
+  });

@@ -1,69 +1,95 @@
-import { createBrowserRouter } from "react-router";
-import { AppShell } from "./components/app-shell";
+import { createElement, lazy, Suspense, type ComponentType } from "react";
+import { matchRoutes, useRoutes, type RouteObject } from "react-router";
 import { GuestOnly } from "./components/guest-only";
-import { RequireAdmin } from "./components/require-admin";
+import { LoadingScreen } from "./components/loading-screen";
 import { RequireSession } from "./components/require-session";
-import { AccountDeletedPage } from "./routes/account-deleted/account-deleted-page";
-import { AccountPage } from "./routes/account/account-page";
-import { AdminOrganizationPage } from "./routes/admin-organization/admin-organization-page";
-import { AdminOrganizationsPage } from "./routes/admin-organizations/admin-organizations-page";
-import { AdminUserPage } from "./routes/admin-user/admin-user-page";
-import { AdminPage } from "./routes/admin/admin-page";
-import { DevOutboxPage } from "./routes/dev-outbox/dev-outbox-page";
-import { ErrorPage } from "./routes/error/error-page";
-import { ForgotPasswordPage } from "./routes/forgot-password/forgot-password-page";
-import { HomePage } from "./routes/home/home-page";
-import { InvitationPage } from "./routes/invitation/invitation-page";
-import { NewOrganizationPage } from "./routes/new-organization/new-organization-page";
-import { NotFoundPage } from "./routes/not-found/not-found-page";
-import { OrganizationPage } from "./routes/organization/organization-page";
-import { ResetPasswordPage } from "./routes/reset-password/reset-password-page";
-import { SignInPage } from "./routes/sign-in/sign-in-page";
-import { SignUpPage } from "./routes/sign-up/sign-up-page";
-import { VerifyEmailPage } from "./routes/verify-email/verify-email-page";
+
+/**
+ * Each page is a chunk of its own (issue #13), fetched when the page is first visited. main.tsx fetches the first
+ * page's chunks before the first render (preloadPage), so it appears whole; later pages are fetched on navigation,
+ * which React Router runs as a transition: the page before stays on screen until the next one's chunk is in.
+ */
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pick<RouteObject, "element" | "handle"> {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () => (loading ??= load().then((module) => (loaded = pick(module))));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  function Page() {
+    return loaded ? createElement(loaded) : <Lazy />;
+  }
+  return { element: <Page />, handle: { preload } };
+}
 
 /** Every page of the app. The service answers index.html for any path outside /api/auth, so these are real URLs. */
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     element: <GuestOnly />,
     children: [
-      { path: "/sign-in", element: <SignInPage /> },
-      { path: "/sign-up", element: <SignUpPage /> },
-      { path: "/forgot-password", element: <ForgotPasswordPage /> },
+      { path: "/sign-in", ...page(() => import("./routes/sign-in/sign-in-page"), (m) => m.SignInPage) },
+      { path: "/sign-up", ...page(() => import("./routes/sign-up/sign-up-page"), (m) => m.SignUpPage) },
+      {
+        path: "/forgot-password",
+        ...page(() => import("./routes/forgot-password/forgot-password-page"), (m) => m.ForgotPasswordPage),
+      },
     ],
   },
   {
     element: <RequireSession />,
     children: [
       {
-        element: <AppShell />,
+        ...page(() => import("./components/app-shell"), (m) => m.AppShell),
         children: [
-          { index: true, element: <HomePage /> },
-          { path: "/account", element: <AccountPage /> },
+          { index: true, ...page(() => import("./routes/home/home-page"), (m) => m.HomePage) },
+          { path: "/account", ...page(() => import("./routes/account/account-page"), (m) => m.AccountPage) },
           {
             path: "/admin",
-            element: <RequireAdmin />,
+            ...page(() => import("./components/require-admin"), (m) => m.RequireAdmin),
             children: [
-              { index: true, element: <AdminPage /> },
-              { path: "users/:id", element: <AdminUserPage /> },
-              { path: "organizations", element: <AdminOrganizationsPage /> },
-              { path: "organizations/:id", element: <AdminOrganizationPage /> },
+              { index: true, ...page(() => import("./routes/admin/admin-page"), (m) => m.AdminPage) },
+              { path: "users/:id", ...page(() => import("./routes/admin-user/admin-user-page"), (m) => m.AdminUserPage) },
+              {
+                path: "organizations",
+                ...page(() => import("./routes/admin-organizations/admin-organizations-page"), (m) => m.AdminOrganizationsPage),
+              },
+              {
+                path: "organizations/:id",
+                ...page(() => import("./routes/admin-organization/admin-organization-page"), (m) => m.AdminOrganizationPage),
+              },
             ],
           },
-          { path: "/organization", element: <OrganizationPage /> },
-          { path: "/organizations/new", element: <NewOrganizationPage /> },
+          { path: "/organization", ...page(() => import("./routes/organization/organization-page"), (m) => m.OrganizationPage) },
+          {
+            path: "/organizations/new",
+            ...page(() => import("./routes/new-organization/new-organization-page"), (m) => m.NewOrganizationPage),
+          },
         ],
       },
     ],
   },
   // Open to everyone: mailed links land here whether or not the visitor is signed in.
-  { path: "/verify-email", element: <VerifyEmailPage /> },
-  { path: "/reset-password", element: <ResetPasswordPage /> },
-  { path: "/account-deleted", element: <AccountDeletedPage /> },
+  { path: "/verify-email", ...page(() => import("./routes/verify-email/verify-email-page"), (m) => m.VerifyEmailPage) },
+  { path: "/reset-password", ...page(() => import("./routes/reset-password/reset-password-page"), (m) => m.ResetPasswordPage) },
+  { path: "/account-deleted", ...page(() => import("./routes/account-deleted/account-deleted-page"), (m) => m.AccountDeletedPage) },
   // Mailed invitation links; signed-out visitors are offered sign-in or sign-up and come back here.
-  { path: "/invitation/:id", element: <InvitationPage /> },
+  { path: "/invitation/:id", ...page(() => import("./routes/invitation/invitation-page"), (m) => m.InvitationPage) },
   // Shows only when the service keeps a development outbox (a 404 page otherwise).
-  { path: "/dev/outbox", element: <DevOutboxPage /> },
-  { path: "/error", element: <ErrorPage /> },
-  { path: "*", element: <NotFoundPage /> },
-]);
+  { path: "/dev/outbox", ...page(() => import("./routes/dev-outbox/dev-outbox-page"), (m) => m.DevOutboxPage) },
+  { path: "/error", ...page(() => import("./routes/error/error-page"), (m) => m.ErrorPage) },
+  { path: "*", ...page(() => import("./routes/not-found/not-found-page"), (m) => m.NotFoundPage) },
+];
+
+/** Fetches the chunks of the page at `pathname` (and of the layouts around it). */
+export function preloadPage(pathname: string): Promise<unknown> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  return Promise.all(matches.map((match) => (match.route.handle as { preload?: () => Promise<unknown> } | undefined)?.preload?.()));
+}
+
+/**
+ * The app's pages, below <BrowserRouter> (main.tsx). The fallback shows only when a page's chunk is still on its
+ * way outside a navigation (the router's own navigations keep the page before meanwhile): the same screen as
+ * while the session is read, which fills the viewport, so nothing shifts.
+ */
+export function AppRoutes() {
+  const element = useRoutes(routes);
+  return <Suspense fallback={<LoadingScreen />}>{element}</Suspense>;
+}

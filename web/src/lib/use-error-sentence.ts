@@ -1,14 +1,16 @@
 import { useTranslation } from "react-i18next";
-import { en } from "../i18n/en";
+import type { Messages } from "../i18n/en";
 
-type RedirectErrorCode = keyof typeof en.errorPage.codes;
+type RedirectErrorCode = keyof Messages["errorPage"]["codes"];
 
-function isKnownCode(code: string): code is RedirectErrorCode {
-  return Object.hasOwn(en.errorPage.codes, code);
+/** The codes the shown language has a sentence for (each language is loaded on its own, i18n/index.ts). */
+function isKnownCode(code: string, messages: Messages | undefined): code is RedirectErrorCode {
+  return messages !== undefined && Object.hasOwn(messages.errorPage.codes, code);
 }
 
 /** The human sentence for a redirect error code (SPEC.md section 8), or a generic one for codes we do not know. */
 export function useErrorSentence(code: string): string {
-  const { t } = useTranslation();
-  return isKnownCode(code) ? t(`errorPage.codes.${code}`) : t("errorPage.unknown");
+  const { t, i18n } = useTranslation();
+  const messages = i18n.getResourceBundle(i18n.language, "translation") as Messages | undefined;
+  return isKnownCode(code, messages) ? t(`errorPage.codes.${code}`) : t("errorPage.unknown");
 }
