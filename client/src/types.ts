@@ -475,10 +475,17 @@ export interface AdminListUsersQuery {
   filterField?: string;
   filterValue?: string | string[];
   filterOperator?: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "in" | "not_in" | "contains" | "starts_with" | "ends_with";
+  /** true: only site administrators (the configured administrator roles or ids); false: only the others. */
+  administrator?: boolean;
+}
+
+/** A row of GET /admin/list-users: the user, and whether the service counts them a site administrator. */
+export interface AdminUserRow extends User {
+  administrator: boolean;
 }
 
 export interface AdminListUsersData {
-  users: User[];
+  users: AdminUserRow[];
   total: number;
   limit: number;
   offset: number;
@@ -511,6 +518,14 @@ export interface AdminUserDetail extends User {
   administrator: boolean;
   /** Whether impersonate-user would accept this user from the caller now (not an administrator, not banned). */
   impersonable: boolean;
+}
+
+/** GET /admin/list-roles: the site roles set-role and create-user accept. */
+export interface AdminListRolesData {
+  /** Each role, and whether holding it makes a user a site administrator. */
+  roles: { name: string; administrator: boolean }[];
+  /** The role a new user gets when none is named. */
+  defaultRole: string;
 }
 
 /** POST /admin/has-permission: over HTTP it always answers for the caller's own roles. */

@@ -4,7 +4,7 @@ import { banUser, unbanUser } from "./admin/ban-routes.js";
 import { impersonateUser, stopImpersonating } from "./admin/impersonation-routes.js";
 import { listUsers } from "./admin/list-users-route.js";
 import { adminGetOrganization, adminListOrganizations } from "./admin/organization-routes.js";
-import { userHasPermission } from "./admin/permission-routes.js";
+import { listRoles, userHasPermission } from "./admin/permission-routes.js";
 import { listUserSessions, revokeUserSession, revokeUserSessions } from "./admin/session-routes.js";
 import {
   adminUpdateUser,
@@ -147,6 +147,7 @@ export const ENDPOINTS = {
   revokeUserSession,
   revokeUserSessions,
   userHasPermission,
+  listRoles,
   adminListOrganizations,
   adminGetOrganization,
   signInSocial,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Config } from "../config/index.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES, VALIDATION_ERROR } from "../http/errors.js";
 import {
@@ -12,6 +13,7 @@ import {
   type UserListQuery,
 } from "../storage/user-search.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
+import { isAdministrator } from "./access.js";
 import { requirePermission } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
@@ -63,15 +65,28 @@ const listUsersQuery = z.object({
   filterField: z.enum(USER_FILTER_FIELDS).default("email"),
   filterValue: z.union([z.string().max(256), z.array(z.string().max(256)).min(1).max(100)]).optional(),
   filterOperator: z.enum(FILTER_OPERATORS).default("eq"),
+  /** "true": only site administrators (admin.adminRoles or adminUserIds); "false": only the others. */
+  administrator: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional(),
 });
 
-function toListQuery(query: z.output<typeof listUsersQuery>): UserListQuery {
+function toListQuery(query: z.output<typeof listUsersQuery>, admin: Config["admin"]): UserListQuery {
   const out: UserListQuery = {
     sortBy: query.sortBy,
     sortDirection: query.sortDirection,
     limit: query.limit || DEFAULT_PAGE_SIZE,
     offset: query.offset ?? 0,
   };
+  if (query.administrator !== undefined) {
+    out.administrators = {
+      include: query.administrator,
+      roles: admin.adminRoles,
+      ids: admin.adminUserIds,
+      defaultIsAdmin: admin.adminRoles.includes(admin.defaultRole),
+    };
+  }
   if (query.searchValue) {
     out.search = { field: query.searchField, operator: query.searchOperator, value: query.searchValue };
   }
@@ -96,13 +111,28 @@ export const listUsers = defineEndpoint({
   path: "/admin/list-users",
   auth: "sensitive",
   query: listUsersQuery,
-  response: z.object({ users: z.array(publicUserSchema), total: z.number(), limit: z.number(), offset: z.number() }),
-  summary: "Users, searched, filtered, sorted and paged, with the total that match",
+  response: z.object({
+    users: z.array(
+      publicUserSchema.extend({
+        administrator: z.boolean().describe("Whether the user is a site administrator (admin.adminRoles or adminUserIds)"),
+      }),
+    ),
+    total: z.number(),
+    limit: z.number(),
+    offset: z.number(),
+  }),
+  summary: "Users, searched, filtered, sorted and paged, with the total that match; each says whether they are an administrator",
   tags: ["Admin"],
   async handler(ctx) {
     requirePermission(ctx, { user: ["list"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_LIST_USERS);
-    const query = toListQuery(ctx.query);
+    const { config } = ctx.runtime;
+    const query = toListQuery(ctx.query, config.admin);
     const { users, total } = await ctx.runtime.stores.users.listUsers(query);
-    return { users: users.map(publicUser), total, limit: query.limit, offset: query.offset };
+    return {
+      users: users.map((user) => ({ ...publicUser(user), administrator: isAdministrator(config.admin, user) })),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+    };
   },
 });

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, MESSAGES } from "../http/errors.js";
 import type { User } from "../storage/models.js";
-import { hasPermission } from "./access.js";
+import { hasPermission, knownRoles } from "./access.js";
+import { requirePermission } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
 /**
@@ -39,5 +40,27 @@ export const userHasPermission = defineEndpoint({
       throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ID_OR_ROLE_REQUIRED);
     }
     return { error: null, success: hasPermission(runtime.config.admin, subject, body.permissions) };
+  },
+});
+
+/**
+ * The site roles set-role and create-user accept (admin.defaultRole, "user" and admin.adminRoles), each with whether
+ * it makes its holder an administrator, so a console offers only what the service will take.
+ */
+export const listRoles = defineEndpoint({
+  method: "GET",
+  path: "/admin/list-roles",
+  auth: "sensitive",
+  response: z.object({
+    roles: z.array(z.object({ name: z.string(), administrator: z.boolean() })),
+    defaultRole: z.string().describe("The role a new user gets when none is named (admin.defaultRole)"),
+  }),
+  summary: "The site roles that may be given to a user, and which of them are administrators'",
+  tags: ["Admin"],
+  async handler(ctx) {
+    requirePermission(ctx, { user: ["list"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_LIST_USERS);
+    const { admin } = ctx.runtime.config;
+    const roles = [...knownRoles(admin)].map((name) => ({ name, administrator: admin.adminRoles.includes(name) }));
+    return { roles, defaultRole: admin.defaultRole };
   },
 });

@@ -40,6 +40,8 @@ export type FilterValue = string | boolean | Date;
 export interface UserListQuery {
   search?: { field: UserSearchField; operator: TextOperator; value: string };
   filter?: { field: UserFilterField; operator: FilterOperator; value: FilterValue | FilterValue[] };
+  /** Only the site administrators (or, false, only the others): a role among `roles`, or an id among `ids`. */
+  administrators?: { include: boolean; roles: readonly string[]; ids: readonly string[]; defaultIsAdmin: boolean };
   sortBy: UserSortField;
   sortDirection: "asc" | "desc";
   limit: number;
@@ -80,6 +82,22 @@ function filterCondition(eb: UserExpressions, filter: NonNullable<UserListQuery[
   return eb(field, COMPARISONS[operator], toDbValue(single));
 }
 
+/**
+ * Whether a user is an administrator, as admin/access.ts `isAdministrator` decides it: one of the roles in the
+ * comma-joined role string (spaces ignored), an empty role when the default role is an administrator's, or an id.
+ * These scan the table; the filter is for a console's "administrators only", which is read a page at a time.
+ */
+function administratorCondition(
+  eb: UserExpressions,
+  { roles, ids, defaultIsAdmin }: NonNullable<UserListQuery["administrators"]>,
+): Expression<SqlBool> {
+  const listed = sql<string>`',' || replace(coalesce(${sql.ref("role")}, ''), ' ', '') || ','`;
+  const parts: Expression<SqlBool>[] = roles.map((role) => sql<SqlBool>`${listed} like ${`%,${escapeLike(role)},%`} escape '\\'`);
+  if (ids.length > 0) parts.push(eb("id", "in", [...ids]));
+  if (defaultIsAdmin) parts.push(sql<SqlBool>`replace(coalesce(${sql.ref("role")}, ''), ' ', '') = ''`);
+  return parts.length > 0 ? eb.or(parts) : sql<SqlBool>`1 = 0`;
+}
+
 export async function searchUsers(
   db: Kysely<Database>,
   query: UserListQuery,
@@ -88,9 +106,13 @@ export async function searchUsers(
     const parts: Expression<SqlBool>[] = [];
     if (query.search) parts.push(textMatch(query.search.field, query.search.operator, query.search.value));
     if (query.filter) parts.push(filterCondition(eb, query.filter));
+    if (query.administrators) {
+      const admins = administratorCondition(eb, query.administrators);
+      parts.push(query.administrators.include ? admins : eb.not(admins));
+    }
     return eb.and(parts);
   };
-  const filtered = query.search || query.filter;
+  const filtered = query.search || query.filter || query.administrators;
   // The page's ids first (from the sort index alone, however deep the offset), then those rows: a deep page
   // then skips index entries instead of whole rows.
   let ids = db.selectFrom("user").select("id").orderBy(query.sortBy, query.sortDirection);

@@ -1,6 +1,6 @@
 import { NavLink, Outlet } from "react-router";
 import { useTranslation } from "react-i18next";
-import { isAdmin } from "../lib/is-admin";
+import { useAdministrator } from "../lib/is-admin";
 import { Brand } from "./brand";
 import { ImpersonationBanner } from "./impersonation-banner";
 import { useCurrentSession } from "./current-session";
@@ -14,6 +14,7 @@ import styles from "./app-shell.module.css";
 export function AppShell() {
   const { t } = useTranslation();
   const { user, session } = useCurrentSession();
+  const { administrator } = useAdministrator(user);
   const linkClass = ({ isActive }: { isActive: boolean }) => `${styles.navLink} ${isActive ? styles.active : ""}`;
 
   return (
@@ -34,7 +35,7 @@ export function AppShell() {
               <NavLink to="/account" className={linkClass}>
                 {t("nav.account")}
               </NavLink>
-              {isAdmin(user) ? (
+              {administrator ? (
                 <NavLink to="/admin" className={linkClass}>
                   {t("nav.admin")}
                 </NavLink>

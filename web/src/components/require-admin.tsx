@@ -1,13 +1,27 @@
 import { Outlet } from "react-router";
-import { isAdmin } from "../lib/is-admin";
+import { useTranslation } from "react-i18next";
+import { useAdministrator } from "../lib/is-admin";
 import { NotFoundInShell } from "../routes/not-found/not-found-page";
+import { CardListState } from "./card-list-state";
 import { useCurrentSession } from "./current-session";
 
 /**
- * Shows its child routes to administrators only; to everyone else the pages do not exist (404). It sits inside
- * the app shell, so the 404 comes without a layout of its own (one header, one impersonation banner).
+ * Shows its child routes to administrators only, as the service decides (lib/is-admin.ts); to everyone else the
+ * pages do not exist (404). It sits inside the app shell, so the 404 comes without a layout of its own (one
+ * header, one impersonation banner).
  */
 export function RequireAdmin() {
+  const { t } = useTranslation();
   const { user } = useCurrentSession();
-  return isAdmin(user) ? <Outlet /> : <NotFoundInShell />;
+  const { administrator, retry } = useAdministrator(user);
+  if (administrator === true) return <Outlet />;
+  if (administrator === false) return <NotFoundInShell />;
+  return (
+    <CardListState
+      state={administrator === undefined ? "loading" : "failed"}
+      loadingText={t("app.loading")}
+      failedTitle={t("common.networkError")}
+      onRetry={retry}
+    />
+  );
 }

@@ -11,7 +11,7 @@ import { Card } from "../../components/ui/card";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
 import { formatDate } from "../../lib/format-time";
-import { isAdmin } from "../../lib/is-admin";
+import { useAdministrator } from "../../lib/is-admin";
 import { useErrorSentence } from "../../lib/use-error-sentence";
 import { useFeatures } from "../../lib/use-features";
 import type { LinkedAccounts } from "./use-linked-accounts";
@@ -40,6 +40,8 @@ export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardPro
   const { t, i18n } = useTranslation();
   const { user } = useCurrentSession();
   const features = useFeatures();
+  // Whether the console is open to them, as the service decides; until it answers, they are shown what users see.
+  const administrator = useAdministrator(user).administrator === true;
   const [params] = useSearchParams();
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -103,7 +105,6 @@ export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardPro
   // Shown once GET /features has answered (read once per page load); a failed read shows the card.
   if (features === undefined) return null;
   const noProviders = features !== null && features.providers.length === 0;
-  const administrator = isAdmin(user);
   const onlyPassword = accounts.every((account) => account.providerId === "credential");
   if (noProviders && !administrator && (linked.state !== "ready" || onlyPassword)) return null;
 

@@ -2,6 +2,7 @@ import type { AdminUserDetail, AuthError, Session } from "@gatehouse/client";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useCurrentSession } from "../../components/current-session";
 import { PageHeading } from "../../components/page-heading";
 import { Alert } from "../../components/ui/alert";
 import { Avatar } from "../../components/ui/avatar";
@@ -29,6 +30,7 @@ export function AdminUserPage() {
   const { t, i18n } = useTranslation();
   const { id = "" } = useParams();
   const navigate = useNavigate();
+  const me = useCurrentSession().user;
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [sessions, setSessions] = useState<Session[]>([]);
   const [notice, setNotice] = useState<Notice>(null);
@@ -107,6 +109,8 @@ export function AdminUserPage() {
   }
 
   const cardProps = { user: target, busy, act };
+  // The service refuses banning, impersonating and removing yourself, so those cards are not offered here.
+  const own = target.id === me.id;
   return (
     <div className={styles.page}>
       <Link to="/admin" className={styles.back}>
@@ -124,6 +128,7 @@ export function AdminUserPage() {
             <Badge>{target.emailVerified ? t("admin.user.emailVerified") : t("admin.user.emailUnverified")}</Badge>
           </div>
           <p className={styles.muted}>{t("admin.user.joined", { date: formatDate(target.createdAt, i18n.language) })}</p>
+          {own ? <p className={styles.muted}>{t("admin.user.ownAccount")}</p> : null}
         </div>
       </div>
 
@@ -136,11 +141,15 @@ export function AdminUserPage() {
       <ProfileCard user={target} onSaved={refresh} />
       {/* Keyed by the stored role, so the picker starts again from it once a change is saved. */}
       <RoleCard key={target.role ?? ""} {...cardProps} />
-      <BanCard {...cardProps} />
+      {own ? null : <BanCard {...cardProps} />}
       <SessionsCard {...cardProps} sessions={sessions} />
       <PasswordCard {...cardProps} />
-      <ImpersonateCard user={target} busy={busy} onImpersonate={() => void impersonate()} />
-      <DeleteCard user={target} busy={busy} onDelete={() => void remove()} />
+      {own ? null : (
+        <>
+          <ImpersonateCard user={target} busy={busy} onImpersonate={() => void impersonate()} />
+          <DeleteCard user={target} busy={busy} onDelete={() => void remove()} />
+        </>
+      )}
     </div>
   );
 }

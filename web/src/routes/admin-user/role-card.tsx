@@ -3,20 +3,27 @@ import { useTranslation } from "react-i18next";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { authClient } from "../../lib/auth-client";
-import { isAdmin } from "../../lib/is-admin";
+import { roleChoices, useSiteRoles } from "../../lib/site-roles";
 import type { UserCardProps } from "./user-actions";
 import styles from "./admin-user-page.module.css";
 
-/** The user's site role: user or administrator. */
+/** The user's site role, among the roles the service accepts (GET /admin/list-roles). */
 export function RoleCard({ user, busy, act }: UserCardProps) {
   const { t } = useTranslation();
-  const [role, setRole] = useState(isAdmin(user) ? "admin" : "user");
+  const roles = useSiteRoles();
+  // A user without a stored role has the default role.
+  const current = user.role?.trim() || roles?.defaultRole || "user";
+  const [chosen, setChosen] = useState<string | null>(null);
+  const role = chosen ?? current;
   return (
     <Card title={t("admin.user.roleHeading")} description={t("admin.user.roleDescription")}>
       <div className={styles.row}>
-        <select className={styles.select} aria-label={t("admin.user.roleHeading")} value={role} onChange={(e) => setRole(e.target.value)}>
-          <option value="user">{t("admin.roleUser")}</option>
-          <option value="admin">{t("admin.roleAdmin")}</option>
+        <select className={styles.select} aria-label={t("admin.user.roleHeading")} value={role} onChange={(e) => setChosen(e.target.value)}>
+          {roleChoices(t, roles, current).map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
         </select>
         <Button
           variant="secondary"

@@ -1,4 +1,4 @@
-import type { AdminListUsersQuery, AuthError, User } from "@gatehouse/client";
+import type { AdminListUsersQuery, AdminUserRow, AuthError } from "@gatehouse/client";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -12,7 +12,6 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { authClient } from "../../lib/auth-client";
 import { formatDate } from "../../lib/format-time";
-import { isAdmin } from "../../lib/is-admin";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { CreateUserCard } from "./create-user-card";
 import list from "../../components/admin-list.module.css";
@@ -26,7 +25,7 @@ type Sort = "newest" | "oldest" | "name" | "email";
 type Load =
   | { state: "loading" }
   | { state: "failed"; error: AuthError }
-  | { state: "ready"; users: User[]; total: number; offset: number };
+  | { state: "ready"; users: AdminUserRow[]; total: number; offset: number };
 
 const SORTS: Record<Sort, Pick<AdminListUsersQuery, "sortBy" | "sortDirection">> = {
   newest: { sortBy: "createdAt", sortDirection: "desc" },
@@ -44,7 +43,8 @@ function queryOf(search: string, filter: Filter, sort: Sort, offset: number): Ad
     query.searchField = value.includes("@") ? "email" : "name";
   }
   if (filter === "banned") Object.assign(query, { filterField: "banned", filterValue: "true", filterOperator: "eq" });
-  if (filter === "admins") Object.assign(query, { filterField: "role", filterValue: "admin", filterOperator: "contains" });
+  // Administrators as the service counts them (its administrator roles and ids), not by a role's name.
+  if (filter === "admins") query.administrator = true;
   return query;
 }
 
@@ -209,7 +209,7 @@ export function AdminPage() {
                       <span className={list.cellLabel} aria-hidden="true">
                         {t("admin.columnRole")}
                       </span>
-                      <span>{isAdmin(user) ? t("admin.roleAdmin") : t("admin.roleUser")}</span>
+                      <span>{user.administrator ? t("admin.roleAdmin") : t("admin.roleUser")}</span>
                     </td>
                     <td role="cell">
                       <span className={list.cellLabel} aria-hidden="true">

@@ -9,6 +9,7 @@ import { PasswordField } from "../../components/ui/password-field";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { roleChoices, useSiteRoles } from "../../lib/site-roles";
 import { usePasswordBounds } from "../../lib/use-password-bounds";
 import styles from "./create-user-card.module.css";
 
@@ -24,7 +25,10 @@ export function CreateUserCard({ onCreated, onCancel }: CreateUserCardProps) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const bounds = usePasswordBounds();
-  const [role, setRole] = useState("user");
+  const roles = useSiteRoles();
+  // The service's default role until another is chosen.
+  const [chosen, setChosen] = useState<string | null>(null);
+  const role = chosen ?? roles?.defaultRole ?? "user";
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -77,9 +81,12 @@ export function CreateUserCard({ onCreated, onCancel }: CreateUserCardProps) {
         />
         <label className={styles.control}>
           <span className={styles.label}>{t("admin.columnRole")}</span>
-          <select className={styles.select} value={role} onChange={(e) => setRole(e.target.value)}>
-            <option value="user">{t("admin.roleUser")}</option>
-            <option value="admin">{t("admin.roleAdmin")}</option>
+          <select className={styles.select} value={role} onChange={(e) => setChosen(e.target.value)}>
+            {roleChoices(t, roles, role).map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
           </select>
         </label>
         <div className={styles.actions}>
