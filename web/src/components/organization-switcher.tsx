@@ -1,11 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { Organization, UserInvitation } from "@gatehouse/client";
-import { authClient } from "../lib/auth-client";
+import type { UserInvitation } from "@gatehouse/client";
 import { errorMessage } from "../lib/auth-errors";
-import { notifyOrganizationsChanged, useOrganizationsVersion } from "../lib/organization-events";
-import { useAnswerInvitation, usePendingInvitations } from "../lib/pending-invitations";
+import { mutations, queries, useQuery } from "../lib/data";
+import { useAnswerInvitation } from "../lib/pending-invitations";
 import { useCurrentSession } from "./current-session";
 import { Alert } from "./ui/alert";
 import { Badge } from "./ui/badge";
@@ -24,10 +23,9 @@ export function OrganizationSwitcher() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { session } = useCurrentSession();
-  const version = useOrganizationsVersion();
-  const invitations = usePendingInvitations();
+  const invitations = useQuery(queries.invitations());
   const answer = useAnswerInvitation();
-  const [organizations, setOrganizations] = useState<Organization[]>([]);
+  const organizations = useQuery(queries.organizations()).data ?? [];
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -38,18 +36,8 @@ export function OrganizationSwitcher() {
   const organizationsId = useId();
   const invitationsId = useId();
   const activeId = session.activeOrganizationId ?? "";
-  const pending = invitations.state === "ready" ? invitations.invitations : [];
+  const pending = invitations.state === "ready" ? invitations.data : [];
   const activeName = organizations.find((organization) => organization.id === activeId)?.name;
-
-  useEffect(() => {
-    let live = true;
-    void authClient.organization.list().then(({ data }) => {
-      if (live && data) setOrganizations(data);
-    });
-    return () => {
-      live = false;
-    };
-  }, [version]);
 
   // A click outside closes the panel (clicks in the decline dialog are inside: it is rendered in here).
   useEffect(() => {
@@ -70,11 +58,10 @@ export function OrganizationSwitcher() {
   async function choose(organizationId: string) {
     setBusy(`choose-${organizationId}`);
     setOutcome(null);
-    const { error } = await authClient.organization.setActive({ organizationId: organizationId || null });
-    setBusy(null);
     // A refusal (most often: the organization was deleted or the user removed meanwhile) is said in the panel;
     // the list is read again either way.
-    notifyOrganizationsChanged();
+    const { error } = await mutations.setActiveOrganization({ organizationId: organizationId || null });
+    setBusy(null);
     if (error) return setOutcome({ variant: "error", text: errorMessage(t, error) });
     close(false);
     if (organizationId) void navigate("/organization");

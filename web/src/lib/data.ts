@@ -24,13 +24,17 @@ import { authClient } from "./auth-client";
  * Paths end with "/", so a path is also the prefix of everything below it ("org/" covers each organization).
  */
 
-const cache = new Map();
+/** Every answer read, by key (nanoquery's cache, ours so that entries can be marked stale without a read). */
+const cache = new Map<string, { data?: unknown; error?: unknown; created?: number; expires?: number }>();
 
 const [createFetcherStore, , { revalidateKeys }] = nanoquery({
   cache,
+  // Each component that shows a query reads it again as it mounts (as the pages always did), but shows the
+  // cached answer meanwhile; components mounting together share one read.
+  dedupeTime: 0,
   // A failed read says so (with a "Try again" button) instead of retrying behind the user's back.
   onErrorRetry: false,
-  // A tab that comes back to the front reads what it shows again (at most every few seconds).
+  // A tab that comes back to the front reads again what it shows.
   revalidateOnFocus: true,
 });
 
@@ -109,16 +113,21 @@ function defineQuery<T>(
 
 const globalKey = (path: string) => `g/${path}`;
 
-export const queries = {
-  /**
-   * GET /features, once per page load; a failed read is forgotten at once, so the next page to mount asks
-   * again.
-   */
-  features: () =>
-    defineQuery("features", () => globalKey(keys.features), () => authClient.features(), {
-      dedupeTime: Infinity,
-      onError: () => queueMicrotask(() => cache.delete(globalKey(keys.features))),
+/**
+ * For configuration: read once per page load. A failed read is forgotten at once, so the next component to
+ * mount asks again. (Every cached failure goes: the other queries read again on each mount anyway.)
+ */
+const ONCE = {
+  dedupeTime: Infinity,
+  onError: () =>
+    queueMicrotask(() => {
+      for (const [key, entry] of cache) if (entry.error !== undefined) cache.delete(key);
     }),
+};
+
+export const queries = {
+  /** GET /features. */
+  features: () => defineQuery("features", () => globalKey(keys.features), () => authClient.features(), ONCE),
   /** Whether `username` is free (GET /is-username-available). */
   usernameAvailable: (username: string) =>
     defineQuery(`username:${username}`, () => globalKey(`${keys.username}${encodeURIComponent(username)}/`), () =>
@@ -172,6 +181,23 @@ export const queries = {
   /** The user's accounts: "credential" for the password, one per connected provider. */
   accounts: () => defineQuery("accounts", () => sessionKey(() => keys.accounts), () => authClient.listAccounts()),
 
+  /**
+   * Whether the signed-in user may open the administration console: the service's answer to POST
+   * /admin/has-permission for its first action, listing users (README.md, "Administration"). Asked again
+   * when the user's role string changes.
+   */
+  administrator: () =>
+    defineQuery(
+      "administrator",
+      () => sessionKey((data) => `administrator/${encodeURIComponent(data.user.role ?? "")}/`),
+      async (): Promise<Result<boolean>> => {
+        const { data, error } = await authClient.admin.hasPermission({ permissions: { user: ["list"] } });
+        return error ? { data: null, error } : { data: data.success, error: null };
+      },
+    ),
+  /** Administration: the site roles the service accepts (configuration: read once per page load). */
+  siteRoles: () =>
+    defineQuery("site-roles", () => sessionKey(() => "admin/roles/"), () => authClient.admin.listRoles(), ONCE),
   /** Administration: one page of users. */
   adminUsers: (query: AdminListUsersQuery) => {
     const path = `${keys.adminUsers}${encodeURIComponent(JSON.stringify(query))}/`;
@@ -245,22 +271,24 @@ async function refreshKey(key: string): Promise<void> {
   await answers((other) => other === key);
 }
 
-/** GET /features: undefined while it is read, null when it could not be read. */
-export function useFeatures() {
-  const features = useQuery(queries.features());
-  return features.state === "ready" ? features.data : features.state === "failed" ? null : undefined;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Mutations: each makes its SDK call and, when it succeeded, refreshes what it changed. They answer the SDK's
 // `{ data, error }`, so forms place errors as before.
 
 /** Refetching the session (its active organization, or the user, changed). */
 const SESSION = Symbol("session");
-type Effect = string | typeof SESSION;
+/**
+ * What a mutation changed: a path whose reads are refreshed, the session, or `{ stale }`: a path whose cached
+ * reads are only marked stale (read again when next shown), for a page the mutation is about to leave.
+ */
+type Effect = string | typeof SESSION | { stale: string };
 
 async function settle(effects: Effect[]): Promise<void> {
   const paths = effects.filter((effect): effect is string => typeof effect === "string");
+  for (const effect of effects) {
+    if (typeof effect !== "object") continue;
+    for (const [key, entry] of cache) if (pathOf(key).startsWith(effect.stale)) cache.set(key, { ...entry, created: -Infinity });
+  }
   await Promise.all([effects.includes(SESSION) ? session.refetch() : undefined, paths.length > 0 ? refresh(...paths) : undefined]);
 }
 
@@ -275,15 +303,17 @@ type Input<F extends (...args: any[]) => unknown> = NonNullable<Parameters<F>[0]
 const org = authClient.organization;
 const admin = authClient.admin;
 
-/** Everything that changes when the user joins, leaves or switches organizations. */
+/** Everything that changes when the user joins or switches organizations. */
 const MEMBERSHIP: Effect[] = [SESSION, keys.organizations, keys.organization()];
+/** Leaving or deleting one: its page is about to be left, so its reads are only marked stale. */
+const DEPARTURE: Effect[] = [SESSION, keys.organizations, { stale: keys.organization() }];
 
 export const mutations = {
   // Invitations the user answers.
   acceptInvitation: (input: Input<typeof org.acceptInvitation>) =>
-    mutate(org.acceptInvitation(input), [...MEMBERSHIP, keys.invitations, keys.invitation(input.invitationId)]),
+    mutate(org.acceptInvitation(input), [...MEMBERSHIP, keys.invitations, { stale: keys.invitation(input.invitationId) }]),
   rejectInvitation: (input: Input<typeof org.rejectInvitation>) =>
-    mutate(org.rejectInvitation(input), [keys.invitations, keys.invitation(input.invitationId)]),
+    mutate(org.rejectInvitation(input), [keys.invitations, { stale: keys.invitation(input.invitationId) }]),
 
   // Organizations.
   /** A refusal too reads the list again: most often the organization was deleted or the user removed meanwhile. */
@@ -291,8 +321,8 @@ export const mutations = {
   createOrganization: (input: Input<typeof org.create>) => mutate(org.create(input), [...MEMBERSHIP, keys.slug]),
   updateOrganization: (input: Input<typeof org.update>) =>
     mutate(org.update(input), [keys.organizations, keys.organization(), keys.slug]),
-  deleteOrganization: (input: Input<typeof org.delete>) => mutate(org.delete(input), [...MEMBERSHIP, keys.slug]),
-  leaveOrganization: (input: Input<typeof org.leave>) => mutate(org.leave(input), MEMBERSHIP),
+  deleteOrganization: (input: Input<typeof org.delete>) => mutate(org.delete(input), [...DEPARTURE, keys.slug]),
+  leaveOrganization: (input: Input<typeof org.leave>) => mutate(org.leave(input), DEPARTURE),
   updateMemberRole: (input: Input<typeof org.updateMemberRole>) => mutate(org.updateMemberRole(input), [keys.organization()]),
   removeMember: (input: Input<typeof org.removeMember>) => mutate(org.removeMember(input), [keys.organization()]),
   inviteMember: (input: Input<typeof org.inviteMember>) => mutate(org.inviteMember(input), [keys.organization()]),
@@ -326,5 +356,10 @@ export const mutations = {
     mutate(admin.revokeUserSessions(input), [keys.adminUser(input.userId)]),
   /** The removed user's own page is not read again: the caller leaves it for the list. */
   removeUser: (input: Input<typeof admin.removeUser>) =>
-    mutate(admin.removeUser(input), [keys.adminUsers, keys.adminOrganizations, keys.adminOrganization()]),
+    mutate(admin.removeUser(input), [
+      keys.adminUsers,
+      keys.adminOrganizations,
+      keys.adminOrganization(),
+      { stale: keys.adminUser(input.userId) },
+    ]),
 };

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { authClient } from "./auth-client";
+import { queries, useQuery } from "./data";
+import { useDebounced } from "./use-debounced";
 import { usernameProblem, type UsernameBounds } from "./username-rules";
 
 /**
@@ -16,28 +16,12 @@ export interface UsernameAvailabilityOptions {
 
 /** Asks the service whether a username is free once the typing pauses, like the organization slug check. */
 export function useUsernameAvailability(value: string, { bounds, own }: UsernameAvailabilityOptions): UsernameAvailability {
-  const [availability, setAvailability] = useState<UsernameAvailability>("idle");
-  const skip = value === "" || usernameProblem(value, bounds) !== null || value.toLowerCase() === own;
-
-  useEffect(() => {
-    if (skip) {
-      setAvailability("idle");
-      return;
-    }
-    setAvailability("checking");
-    let live = true;
-    const timer = window.setTimeout(() => {
-      void authClient.isUsernameAvailable({ username: value }).then(({ data }) => {
-        if (!live) return;
-        // An error (the rules differ, the network) says nothing either way: submitting will tell.
-        setAvailability(data ? (data.available ? "available" : "taken") : "idle");
-      });
-    }, 350);
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [value, skip]);
-
-  return skip ? "idle" : availability;
+  const skip = (name: string) => name === "" || usernameProblem(name, bounds) !== null || name.toLowerCase() === own;
+  const checked = useDebounced(value, 350);
+  const check = useQuery(skip(checked) ? null : queries.usernameAvailable(checked));
+  if (skip(value)) return "idle";
+  if (checked !== value || check.state === "loading") return "checking";
+  // An error (the rules differ, the network) says nothing either way: submitting will tell.
+  if (check.state === "failed") return "idle";
+  return check.data.available ? "available" : "taken";
 }

@@ -16,7 +16,7 @@ import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 import { SessionsCard } from "./sessions-card";
 import { SetPasswordCard } from "./set-password-card";
-import { hasPassword, useLinkedAccounts } from "./use-linked-accounts";
+import { useHasPassword } from "./use-has-password";
 import styles from "./account-page.module.css";
 
 /**
@@ -52,7 +52,7 @@ export function AccountPage() {
   const { t } = useTranslation();
   const { hash } = useLocation();
   useDocumentTitle(t("account.title"));
-  const { linked, reload } = useLinkedAccounts();
+  const hasPassword = useHasPassword();
 
   // Client-side navigation does not scroll to "#sessions" by itself.
   useEffect(() => {
@@ -66,15 +66,15 @@ export function AccountPage() {
       <EmailVerificationBanner />
       <ProfileCard />
       <EmailCard />
-      {hasPassword(linked) === false ? <SetPasswordCard /> : <PasswordCard />}
-      <LinkedAccountsCard id="connected-accounts" linked={linked} reload={reload} />
+      {hasPassword === false ? <SetPasswordCard /> : <PasswordCard />}
+      <LinkedAccountsCard id="connected-accounts" />
       <SessionsCard id="sessions" />
       <Card
         title={t("account.signOut.heading")}
         description={t("account.signOut.description")}
         actions={<SignOutButton variant="secondary" />}
       />
-      <DeleteAccountCard hasPassword={hasPassword(linked)} />
+      <DeleteAccountCard hasPassword={hasPassword} />
     </div>
   );
 }

@@ -10,11 +10,11 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { mutations, queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
 import { useAdministrator } from "../../lib/is-admin";
 import { useErrorSentence } from "../../lib/use-error-sentence";
 import { useFeatures } from "../../lib/use-features";
-import type { LinkedAccounts } from "./use-linked-accounts";
 import list from "../../components/card-list.module.css";
 import styles from "./linked-accounts-card.module.css";
 
@@ -22,8 +22,6 @@ type Notice = { variant: "success" | "error"; text: string } | null;
 
 export interface LinkedAccountsCardProps {
   id?: string;
-  linked: LinkedAccounts;
-  reload: () => Promise<void>;
 }
 
 /**
@@ -36,8 +34,9 @@ export interface LinkedAccountsCardProps {
  * password card already covers: users then see no card (unless they still hold an account of a provider since
  * removed, which they may want to disconnect), administrators see it with a note that social sign-in is not set up.
  */
-export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardProps) {
+export function LinkedAccountsCard({ id }: LinkedAccountsCardProps) {
   const { t, i18n } = useTranslation();
+  const linked = useQuery(queries.accounts());
   const { user } = useCurrentSession();
   const features = useFeatures();
   // Whether the console is open to them, as the service decides; until it answers, they are shown what users see.
@@ -62,8 +61,7 @@ export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardPro
   async function disconnect(account: LinkedAccount) {
     setBusy(account.id);
     setNotice(null);
-    const { error } = await authClient.unlinkAccount({ accountId: account.id });
-    await reload();
+    const { error } = await mutations.unlinkAccount({ accountId: account.id });
     setBusy(null);
     setNotice(
       error
@@ -92,7 +90,7 @@ export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardPro
   // The password first, then providers in the order they were connected.
   const accounts =
     linked.state === "ready"
-      ? [...linked.accounts].sort(
+      ? [...linked.data].sort(
           (a, b) =>
             Number(b.providerId === "credential") - Number(a.providerId === "credential") ||
             Date.parse(a.createdAt) - Date.parse(b.createdAt),
@@ -139,10 +137,10 @@ export function LinkedAccountsCard({ id, linked, reload }: LinkedAccountsCardPro
 
       <CardListState
         state={linked.state}
-        error={linked.state === "failed" ? linked.error : undefined}
+        error={linked.error ?? undefined}
         loadingText={t("account.linked.loading")}
         failedTitle={t("account.linked.loadFailed")}
-        onRetry={() => void reload()}
+        onRetry={() => void linked.reload()}
       />
 
       {linked.state === "ready" ? (

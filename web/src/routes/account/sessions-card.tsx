@@ -1,19 +1,18 @@
-import type { AuthError, Session } from "@gatehouse/client";
-import { useCallback, useEffect, useRef, useState } from "react";
+import type { Session } from "@gatehouse/client";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
 import { CardListState } from "../../components/card-list-state";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { mutations, queries, useQuery } from "../../lib/data";
 import { useDeviceLabel } from "../../lib/use-device-label";
 import { SessionRow } from "./session-row";
 import list from "../../components/card-list.module.css";
 import styles from "./sessions-card.module.css";
 
-type Load = { state: "loading" } | { state: "failed"; error: AuthError } | { state: "ready"; sessions: Session[] };
 type Notice = { variant: "success" | "error"; text: string } | null;
 
 /** The current session first, then the most recently active. */
@@ -29,20 +28,12 @@ export function SessionsCard({ id }: { id?: string }) {
   const { t } = useTranslation();
   const { session: current } = useCurrentSession();
   const deviceLabel = useDeviceLabel();
-  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const load = useQuery(queries.sessions());
+  const sessions = load.state === "ready" ? sortSessions(load.data, current.id) : [];
   const [notice, setNotice] = useState<Notice>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const [revokingOthers, setRevokingOthers] = useState(false);
   const noticeRef = useRef<HTMLDivElement>(null);
-
-  const refresh = useCallback(async () => {
-    const { data, error } = await authClient.listSessions();
-    setLoad(error ? { state: "failed", error } : { state: "ready", sessions: sortSessions(data, current.id) });
-  }, [current.id]);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
 
   // After a revoke the pressed button is gone; focus goes to the message saying what happened.
   useEffect(() => {
@@ -52,8 +43,7 @@ export function SessionsCard({ id }: { id?: string }) {
   async function revoke(session: Session) {
     setRevoking(session.id);
     setNotice(null);
-    const { error } = await authClient.revokeSession({ token: session.token });
-    await refresh();
+    const { error } = await mutations.revokeSession({ token: session.token });
     setRevoking(null);
     setNotice(
       error
@@ -65,15 +55,14 @@ export function SessionsCard({ id }: { id?: string }) {
   async function revokeOthers() {
     setRevokingOthers(true);
     setNotice(null);
-    const { error } = await authClient.revokeOtherSessions();
-    await refresh();
+    const { error } = await mutations.revokeOtherSessions();
     setRevokingOthers(false);
     setNotice(
       error ? { variant: "error", text: errorMessage(t, error) } : { variant: "success", text: t("account.sessions.revokedOthers") },
     );
   }
 
-  const others = load.state === "ready" ? load.sessions.filter((s) => s.id !== current.id) : [];
+  const others = sessions.filter((s) => s.id !== current.id);
 
   return (
     <Card
@@ -106,16 +95,16 @@ export function SessionsCard({ id }: { id?: string }) {
 
       <CardListState
         state={load.state}
-        error={load.state === "failed" ? load.error : undefined}
+        error={load.error ?? undefined}
         loadingText={t("account.sessions.loading")}
         failedTitle={t("account.sessions.loadFailed")}
-        onRetry={() => void refresh()}
+        onRetry={() => void load.reload()}
       />
 
       {load.state === "ready" ? (
         <>
           <ul className={list.list} aria-label={t("account.sessions.listLabel")}>
-            {load.sessions.map((session) => (
+            {sessions.map((session) => (
               <SessionRow
                 key={session.id}
                 session={session}

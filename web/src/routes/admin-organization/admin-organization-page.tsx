@@ -11,7 +11,7 @@ import { Spinner } from "../../components/ui/spinner";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
 import { formatDate } from "../../lib/format-time";
-import { rolesOf } from "../../lib/organization-events";
+import { rolesOf } from "../../lib/organizations";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import list from "../../components/admin-list.module.css";
 import styles from "./admin-organization-page.module.css";

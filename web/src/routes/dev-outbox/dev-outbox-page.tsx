@@ -1,39 +1,25 @@
 import type { OutboxMail } from "@gatehouse/client";
-import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Brand } from "../../components/brand";
 import { LanguageSwitcher } from "../../components/language-switcher";
 import { LoadingScreen } from "../../components/loading-screen";
 import { PageHeading } from "../../components/page-heading";
 import { Button } from "../../components/ui/button";
-import { authClient } from "../../lib/auth-client";
+import { queries, useQuery } from "../../lib/data";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { NotFoundPage } from "../not-found/not-found-page";
 import { OutboxMailCard } from "./outbox-mail-card";
 import styles from "./dev-outbox-page.module.css";
-
-type Load = { state: "loading" } | { state: "absent" } | { state: "ready"; mails: OutboxMail[]; refreshing: boolean };
 
 /**
  * Development only: the mail the service kept instead of sending (no SMTP server configured). The service
  * answers GET /dev/outbox only then, and 404 in production or with a real mailer, where this page is a 404 too.
  */
 export function DevOutboxPage() {
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-
-  const refresh = useCallback(async () => {
-    setLoad((current) => (current.state === "ready" ? { ...current, refreshing: true } : current));
-    const { data, error } = await authClient.dev.outbox();
-    setLoad(error ? { state: "absent" } : { state: "ready", mails: data, refreshing: false });
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-
-  if (load.state === "loading") return <LoadingScreen />;
-  if (load.state === "absent") return <NotFoundPage />;
-  return <Outbox mails={load.mails} refreshing={load.refreshing} onRefresh={() => void refresh()} />;
+  const outbox = useQuery(queries.devOutbox());
+  if (outbox.state === "loading") return <LoadingScreen />;
+  if (outbox.state === "failed") return <NotFoundPage />;
+  return <Outbox mails={outbox.data} refreshing={outbox.refreshing} onRefresh={() => void outbox.reload()} />;
 }
 
 function Outbox({ mails, refreshing, onRefresh }: { mails: OutboxMail[]; refreshing: boolean; onRefresh(): void }) {

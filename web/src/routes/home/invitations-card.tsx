@@ -8,7 +8,8 @@ import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { errorMessage } from "../../lib/auth-errors";
 import { formatDate } from "../../lib/format-time";
-import { UNVERIFIED_FOR_INVITATIONS, useAnswerInvitation, usePendingInvitations } from "../../lib/pending-invitations";
+import { queries, useQuery } from "../../lib/data";
+import { UNVERIFIED_FOR_INVITATIONS, useAnswerInvitation } from "../../lib/pending-invitations";
 import styles from "./invitations-card.module.css";
 
 /**
@@ -17,7 +18,7 @@ import styles from "./invitations-card.module.css";
  */
 export function InvitationsCard() {
   const { t, i18n } = useTranslation();
-  const pending = usePendingInvitations();
+  const pending = useQuery(queries.invitations());
   const answer = useAnswerInvitation();
   const report = useActionReporter("invitations");
   const [busy, setBusy] = useState<string | null>(null);
@@ -25,7 +26,7 @@ export function InvitationsCard() {
 
   if (pending.state === "loading") return null;
   if (pending.state === "failed" && pending.error.code === UNVERIFIED_FOR_INVITATIONS) return null;
-  if (pending.state === "ready" && pending.invitations.length === 0) return <ActionMessage scope="invitations" />;
+  if (pending.state === "ready" && pending.data.length === 0) return <ActionMessage scope="invitations" />;
 
   async function accept(invitation: UserInvitation) {
     setBusy(`accept-${invitation.id}`);
@@ -55,11 +56,11 @@ export function InvitationsCard() {
           error={pending.error}
           loadingText={t("app.loading")}
           failedTitle={t("organization.invitation.listFailed")}
-          onRetry={pending.reload}
+          onRetry={() => void pending.reload()}
         />
       ) : (
         <ul className={styles.list}>
-          {pending.invitations.map((invitation) => (
+          {pending.data.map((invitation) => (
             <li key={invitation.id} className={styles.row} data-invitation={invitation.organizationName}>
               <div className={styles.details}>
                 <span className={styles.name}>{invitation.organizationName}</span>

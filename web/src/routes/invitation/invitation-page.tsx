@@ -1,7 +1,7 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { AuthError, InvitationDetails } from "@gatehouse/client";
+import type { AuthError } from "@gatehouse/client";
 import { AuthLayout } from "../../components/auth-layout";
 import { LoadingScreen } from "../../components/loading-screen";
 import { PageHeading } from "../../components/page-heading";
@@ -11,6 +11,7 @@ import { ButtonLink } from "../../components/ui/button-link";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { queries, useQuery } from "../../lib/data";
 import { UNVERIFIED_FOR_INVITATIONS, useAnswerInvitation } from "../../lib/pending-invitations";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import styles from "./invitation-page.module.css";
@@ -30,28 +31,15 @@ export function InvitationPage() {
   useDocumentTitle(t("organization.invitation.title"));
   const { data: session, isPending } = authClient.useSession();
   const answer = useAnswerInvitation();
-  const [invitation, setInvitation] = useState<InvitationDetails | null>(null);
-  const [loadError, setLoadError] = useState<AuthError | null>(null);
   const [answerError, setAnswerError] = useState<AuthError | null>(null);
   const [busy, setBusy] = useState<"accept" | "reject" | null>(null);
   const [confirmingReject, setConfirmingReject] = useState(false);
   const [rejected, setRejected] = useState<string | null>(null);
   const signedIn = !!session;
-  const verified = session?.user.emailVerified ?? false;
-
-  useEffect(() => {
-    if (!signedIn) return;
-    let live = true;
-    void authClient.organization.getInvitation({ id }).then((result) => {
-      if (!live) return;
-      setInvitation(result.data ?? null);
-      setLoadError(result.error);
-    });
-    return () => {
-      live = false;
-    };
-    // Read again once the address is verified (in another tab, or by the link that led back here).
-  }, [id, signedIn, verified]);
+  // Read again once the address is verified (in another tab, or by the link that led back here).
+  const read = useQuery(signedIn ? queries.invitation(id) : null);
+  const invitation = read.state === "ready" ? read.data : null;
+  const loadError = read.error;
 
   async function accept() {
     if (!invitation) return;

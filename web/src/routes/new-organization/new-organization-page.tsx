@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { PageHeading } from "../../components/page-heading";
@@ -7,9 +7,10 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
-import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
-import { notifyOrganizationsChanged, slugify } from "../../lib/organization-events";
+import { mutations, queries, useQuery } from "../../lib/data";
+import { slugify } from "../../lib/organizations";
+import { useDebounced } from "../../lib/use-debounced";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useFocusFirstError } from "../../lib/use-focus-first-error";
 import styles from "./new-organization-page.module.css";
@@ -27,7 +28,8 @@ export function NewOrganizationPage() {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [slugEdited, setSlugEdited] = useState(false);
-  const [slugState, setSlugState] = useState<SlugState>("idle");
+  // A slug the service refused on submit though the check had said it was free.
+  const [refusedSlug, setRefusedSlug] = useState<string | null>(null);
   const [errors, setErrors] = useState<{ name?: string; slug?: string }>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -35,23 +37,15 @@ export function NewOrganizationPage() {
   useFocusFirstError(formRef, attempt);
 
   // The slug is checked while typing, once the typing pauses.
-  useEffect(() => {
-    if (!SLUG.test(slug)) {
-      setSlugState("idle");
-      return;
-    }
-    setSlugState("checking");
-    let live = true;
-    const timer = window.setTimeout(() => {
-      void authClient.organization.checkSlug({ slug }).then(({ error }) => {
-        if (live) setSlugState(error ? "taken" : "available");
-      });
-    }, 350);
-    return () => {
-      live = false;
-      window.clearTimeout(timer);
-    };
-  }, [slug]);
+  const checkedSlug = useDebounced(slug, 350);
+  const check = useQuery(SLUG.test(checkedSlug) ? queries.slugAvailable(checkedSlug) : null);
+  let slugState: SlugState;
+  if (!SLUG.test(slug)) slugState = "idle";
+  else if (slug === refusedSlug) slugState = "taken";
+  else if (checkedSlug !== slug || check.state === "loading") slugState = "checking";
+  // A check that could not ask (the network) says nothing either way: submitting will tell.
+  else if (check.state === "failed") slugState = "idle";
+  else slugState = check.data ? "available" : "taken";
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -64,18 +58,17 @@ export function NewOrganizationPage() {
     setFormError(null);
     if (Object.keys(found).length > 0) return setAttempt((n) => n + 1);
     setSaving(true);
-    const { error } = await authClient.organization.create({ name: name.trim(), slug });
+    const { error } = await mutations.createOrganization({ name: name.trim(), slug });
     setSaving(false);
     if (error) {
       // Taken since the check said free: the check's answer is stale, so it goes with the error.
       if (SLUG_TAKEN_CODES.has(error.code)) {
-        setSlugState("taken");
+        setRefusedSlug(slug);
         setErrors({ slug: t("organization.create.slugTaken") });
       } else setFormError(errorMessage(t, error));
       setAttempt((n) => n + 1);
       return;
     }
-    notifyOrganizationsChanged();
     void navigate("/organization");
   }
 

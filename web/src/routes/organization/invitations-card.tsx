@@ -7,8 +7,8 @@ import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
-import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { mutations } from "../../lib/data";
 import { formatDate } from "./format-date";
 import { ROLES } from "./members-card";
 import styles from "./organization-page.module.css";
@@ -17,11 +17,10 @@ interface Props {
   organization: FullOrganization;
   /** Only owners may invite owners. */
   owner: boolean;
-  onChange(): Promise<void>;
 }
 
 /** Sending, resending and canceling invitations (canceling asks first): owners and admins. */
-export function InvitationsCard({ organization, owner, onChange }: Props) {
+export function InvitationsCard({ organization, owner }: Props) {
   const { t, i18n } = useTranslation();
   const report = useActionReporter("invitations");
   const [email, setEmail] = useState("");
@@ -39,7 +38,6 @@ export function InvitationsCard({ organization, owner, onChange }: Props) {
       report.fail(errorMessage(t, error));
       return false;
     }
-    await onChange();
     report.succeed(success);
     return true;
   }
@@ -47,7 +45,7 @@ export function InvitationsCard({ organization, owner, onChange }: Props) {
   async function invite(address: string, inviteRole: string, resend: boolean, key: string) {
     const ok = await run(
       key,
-      () => authClient.organization.inviteMember({ email: address, role: inviteRole, organizationId: organization.id, resend }),
+      () => mutations.inviteMember({ email: address, role: inviteRole, organizationId: organization.id, resend }),
       t("organization.invitations.sent", { email: address }),
     );
     if (ok && !resend) setEmail("");
@@ -65,7 +63,7 @@ export function InvitationsCard({ organization, owner, onChange }: Props) {
   async function cancel(invitation: Invitation) {
     await run(
       `cancel-${invitation.id}`,
-      () => authClient.organization.cancelInvitation({ invitationId: invitation.id }),
+      () => mutations.cancelInvitation({ invitationId: invitation.id }),
       t("organization.invitations.canceled", { email: invitation.email }),
     );
     setCanceling(null);

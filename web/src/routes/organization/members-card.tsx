@@ -7,9 +7,9 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
-import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
-import { canManage, isOwner, notifyOrganizationsChanged, rolesOf } from "../../lib/organization-events";
+import { mutations } from "../../lib/data";
+import { canManage, isOwner, rolesOf } from "../../lib/organizations";
 import { organizationNotice } from "../../lib/organization-notice";
 import styles from "./organization-page.module.css";
 
@@ -18,7 +18,6 @@ export const ROLES = ["member", "admin", "owner"] as const;
 interface Props {
   organization: FullOrganization;
   me: MemberWithUser | undefined;
-  onChange(): Promise<void>;
 }
 
 /** What the confirmation dialog is asking about. */
@@ -28,7 +27,7 @@ type Pending = { kind: "remove"; member: MemberWithUser } | { kind: "leave" } | 
  * Everyone in the organization; owners and admins change roles (choose, then apply) and remove members, anyone
  * may leave. Removing and leaving ask first.
  */
-export function MembersCard({ organization, me, onChange }: Props) {
+export function MembersCard({ organization, me }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const report = useActionReporter("members");
@@ -50,10 +49,9 @@ export function MembersCard({ organization, me, onChange }: Props) {
 
   async function changeRole(member: MemberWithUser, role: string) {
     const ok = await run(`role-${member.id}`, () =>
-      authClient.organization.updateMemberRole({ memberId: member.id, role, organizationId: organization.id }),
+      mutations.updateMemberRole({ memberId: member.id, role, organizationId: organization.id }),
     );
     if (!ok) return;
-    await onChange();
     setChosen(({ [member.id]: _applied, ...rest }) => rest);
     report.succeed(t("organization.members.roleChanged", { name: member.user.name, role: roleName(role) }));
   }
@@ -61,20 +59,18 @@ export function MembersCard({ organization, me, onChange }: Props) {
   async function confirm() {
     if (!pending) return;
     if (pending.kind === "leave") {
-      const ok = await run("leave", () => authClient.organization.leave({ organizationId: organization.id }));
+      const ok = await run("leave", () => mutations.leaveOrganization({ organizationId: organization.id }));
       setPending(null);
       if (!ok) return;
-      notifyOrganizationsChanged();
       void navigate("/", { state: organizationNotice("left", organization.name) });
       return;
     }
     const { member } = pending;
     const ok = await run(`remove-${member.id}`, () =>
-      authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId: organization.id }),
+      mutations.removeMember({ memberIdOrEmail: member.id, organizationId: organization.id }),
     );
     setPending(null);
     if (!ok) return;
-    await onChange();
     report.succeed(t("organization.members.removed", { name: member.user.name }));
   }
 

@@ -7,14 +7,14 @@ import { ButtonLink } from "../../components/ui/button-link";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { errorMessage } from "../../lib/auth-errors";
-import { canManage, isOwner } from "../../lib/organization-events";
+import { queries, useQuery } from "../../lib/data";
+import { canManage, isOwner } from "../../lib/organizations";
 import { useCarriedNotice } from "../../lib/organization-notice";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { InvitationsCard } from "./invitations-card";
 import { MembersCard } from "./members-card";
 import { SettingsCard } from "./settings-card";
 import { TeamsCard } from "./teams-card";
-import { useFullOrganization } from "./use-full-organization";
 import styles from "./organization-page.module.css";
 
 /**
@@ -24,12 +24,13 @@ import styles from "./organization-page.module.css";
 export function OrganizationPage() {
   const { t } = useTranslation();
   const { user } = useCurrentSession();
-  const { organization, error, loading, reload } = useFullOrganization();
+  const active = useQuery(queries.activeOrganization());
+  const organization = active.data ?? null;
   const carried = useCarriedNotice("page");
   useDocumentTitle(organization?.name ?? t("organization.page.title"));
 
-  if (loading) return <Spinner label={t("app.loading")} />;
-  if (error) return <Alert variant="error">{errorMessage(t, error)}</Alert>;
+  if (active.state === "loading") return <Spinner label={t("app.loading")} />;
+  if (active.state === "failed") return <Alert variant="error">{errorMessage(t, active.error)}</Alert>;
   if (!organization) {
     return (
       <div className={styles.page}>
@@ -49,9 +50,9 @@ export function OrganizationPage() {
         <PageHeading lead={t("organization.page.lead", { slug: organization.slug })}>{organization.name}</PageHeading>
         <ActionMessage scope="page" />
         {isOwner(role) ? <SettingsCard key={organization.id} organization={organization} /> : null}
-        <MembersCard organization={organization} me={me} onChange={reload} />
-        {canManage(role) ? <InvitationsCard organization={organization} owner={isOwner(role)} onChange={reload} /> : null}
-        <TeamsCard organization={organization} me={me} canEdit={canManage(role)} onChange={reload} />
+        <MembersCard organization={organization} me={me} />
+        {canManage(role) ? <InvitationsCard organization={organization} owner={isOwner(role)} /> : null}
+        <TeamsCard organization={organization} canEdit={canManage(role)} />
       </div>
     </ActionMessages>
   );

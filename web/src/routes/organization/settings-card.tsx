@@ -8,9 +8,8 @@ import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
-import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
-import { notifyOrganizationsChanged } from "../../lib/organization-events";
+import { mutations } from "../../lib/data";
 import { organizationNotice } from "../../lib/organization-notice";
 import styles from "./organization-page.module.css";
 
@@ -31,24 +30,22 @@ export function SettingsCard({ organization }: { organization: FullOrganization 
     report.start();
     if (!name.trim() || !slug.trim()) return report.fail(t("organization.create.nameRequired"));
     setSaving(true);
-    const result = await authClient.organization.update({
+    const result = await mutations.updateOrganization({
       organizationId: organization.id,
       data: { name: name.trim(), slug: slug.trim(), logo: logo.trim() || undefined },
     });
     setSaving(false);
     if (result.error) return report.fail(errorMessage(t, result.error));
     report.succeed(t("organization.settings.saved"));
-    notifyOrganizationsChanged();
   }
 
   async function onDelete() {
     setDeleting(true);
     report.start();
-    const result = await authClient.organization.delete({ organizationId: organization.id });
+    const result = await mutations.deleteOrganization({ organizationId: organization.id });
     setDeleting(false);
     setConfirming(false);
     if (result.error) return report.fail(errorMessage(t, result.error));
-    notifyOrganizationsChanged();
     void navigate("/", { state: organizationNotice("deleted", organization.name) });
   }
 

@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { AuthError, FullOrganization, MemberWithUser, Team, TeamMember } from "@gatehouse/client";
+import type { AuthError, FullOrganization, Team } from "@gatehouse/client";
 import { ActionMessage, useActionReporter, type ActionReporter } from "../../components/action-message";
 import { CardListState } from "../../components/card-list-state";
 import { Button } from "../../components/ui/button";
@@ -8,56 +8,37 @@ import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
-import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { mutations, queries, useQuery } from "../../lib/data";
 import styles from "./organization-page.module.css";
 
 interface Props {
   organization: FullOrganization;
-  me: MemberWithUser | undefined;
   canEdit: boolean;
-  onChange(): Promise<void>;
 }
-
-type Loaded<T> = { state: "loading" } | { state: "failed"; error: AuthError } | { state: "ready"; value: T };
 
 /**
  * The organization's teams. Owners and admins see every team, create, rename and remove them and choose their
  * members (a select chooses, a button applies; removals ask first). A plain member sees the teams they belong
  * to: the service shows a team's members only to its own members and to the organization's owners and admins.
  */
-export function TeamsCard({ organization, me, canEdit, onChange }: Props) {
+export function TeamsCard({ organization, canEdit }: Props) {
   const { t } = useTranslation();
   const report = useActionReporter("teams");
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
-  const [ownTeams, setOwnTeams] = useState<Loaded<Team[]>>({ state: "loading" });
-  const [attempt, setAttempt] = useState(0);
-
-  // A plain member's own teams; read again when the organization's teams change.
-  const teamIds = organization.teams.map((team) => team.id).join();
-  useEffect(() => {
-    if (canEdit) return;
-    let live = true;
-    setOwnTeams({ state: "loading" });
-    void authClient.organization.listUserTeams({ organizationId: organization.id }).then(({ data, error }) => {
-      if (live) setOwnTeams(error ? { state: "failed", error } : { state: "ready", value: data });
-    });
-    return () => {
-      live = false;
-    };
-  }, [canEdit, organization.id, teamIds, me?.id, attempt]);
+  // A plain member's own teams (owners and admins see them all in the organization).
+  const ownTeams = useQuery(canEdit ? null : queries.ownTeams(organization.id));
 
   async function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     report.start();
     if (!name.trim()) return report.fail(t("organization.create.nameRequired"));
     setBusy(true);
-    const result = await authClient.organization.createTeam({ name: name.trim(), organizationId: organization.id });
+    const result = await mutations.createTeam({ name: name.trim(), organizationId: organization.id });
     setBusy(false);
     if (result.error) return report.fail(errorMessage(t, result.error));
     setName("");
-    await onChange();
     report.succeed(t("organization.teams.created", { team: result.data.name }));
   }
 
@@ -67,22 +48,22 @@ export function TeamsCard({ organization, me, canEdit, onChange }: Props) {
       organization.teams.length === 0 ? (
         <p className={styles.empty}>{t("organization.teams.noTeams")}</p>
       ) : (
-        <TeamList teams={organization.teams} organization={organization} canEdit onChange={onChange} report={report} />
+        <TeamList teams={organization.teams} organization={organization} canEdit report={report} />
       );
   } else if (ownTeams.state !== "ready") {
     body = (
       <CardListState
         state={ownTeams.state}
-        error={ownTeams.state === "failed" ? ownTeams.error : undefined}
+        error={ownTeams.error ?? undefined}
         loadingText={t("app.loading")}
         failedTitle={t("organization.teams.teamsFailed")}
-        onRetry={() => setAttempt((n) => n + 1)}
+        onRetry={() => void ownTeams.reload()}
       />
     );
-  } else if (ownTeams.value.length === 0) {
+  } else if (ownTeams.data.length === 0) {
     body = <p className={styles.empty}>{t("organization.teams.notInAny")}</p>;
   } else {
-    body = <TeamList teams={ownTeams.value} organization={organization} canEdit={false} onChange={onChange} report={report} />;
+    body = <TeamList teams={ownTeams.data} organization={organization} canEdit={false} report={report} />;
   }
 
   return (
@@ -115,7 +96,6 @@ interface ListProps {
   teams: Team[];
   organization: FullOrganization;
   canEdit: boolean;
-  onChange(): Promise<void>;
   report: ActionReporter;
 }
 
@@ -131,32 +111,21 @@ function TeamList({ teams, ...rest }: ListProps) {
 
 type Pending = { kind: "team" } | { kind: "member"; userId: string; name: string } | null;
 
-function TeamRow({ team, organization, canEdit, onChange, report }: Omit<ListProps, "teams"> & { team: Team }) {
+function TeamRow({ team, organization, canEdit, report }: Omit<ListProps, "teams"> & { team: Team }) {
   const { t } = useTranslation();
-  const [members, setMembers] = useState<Loaded<TeamMember[]>>({ state: "loading" });
+  const members = useQuery(queries.teamMembers(organization.id, team.id));
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(team.name);
   const [busy, setBusy] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
   const [toAdd, setToAdd] = useState("");
   const [toRemove, setToRemove] = useState("");
   const [pending, setPending] = useState<Pending>(null);
 
-  useEffect(() => {
-    let live = true;
-    void authClient.organization.listTeamMembers({ teamId: team.id }).then(({ data, error }) => {
-      if (live) setMembers(error ? { state: "failed", error } : { state: "ready", value: data });
-    });
-    return () => {
-      live = false;
-    };
-  }, [team.id, version]);
-
   const nameOf = (userId: string) => organization.members.find((m) => m.userId === userId)?.user.name ?? userId;
-  const inTeam = members.state === "ready" ? members.value : [];
+  const inTeam = members.state === "ready" ? members.data : [];
   const outside = organization.members.filter((m) => !inTeam.some((tm) => tm.userId === m.userId));
 
-  async function act(key: string, call: () => Promise<{ error: AuthError | null }>, success: () => string, refresh = false) {
+  async function act(key: string, call: () => Promise<{ error: AuthError | null }>, success: () => string) {
     setBusy(key);
     report.start();
     const { error } = await call();
@@ -165,8 +134,6 @@ function TeamRow({ team, organization, canEdit, onChange, report }: Omit<ListPro
       report.fail(errorMessage(t, error));
       return false;
     }
-    setVersion((n) => n + 1);
-    if (refresh) await onChange();
     report.succeed(success());
     return true;
   }
@@ -176,7 +143,7 @@ function TeamRow({ team, organization, canEdit, onChange, report }: Omit<ListPro
     if (!userId) return;
     const ok = await act(
       "add",
-      () => authClient.organization.addTeamMember({ teamId: team.id, userId, organizationId: organization.id }),
+      () => mutations.addTeamMember({ teamId: team.id, userId, organizationId: organization.id }),
       () => t("organization.teams.added", { name: nameOf(userId), team: team.name }),
     );
     if (ok) setToAdd("");
@@ -186,15 +153,14 @@ function TeamRow({ team, organization, canEdit, onChange, report }: Omit<ListPro
     if (pending?.kind === "team") {
       await act(
         "remove-team",
-        () => authClient.organization.removeTeam({ teamId: team.id, organizationId: organization.id }),
+        () => mutations.removeTeam({ teamId: team.id, organizationId: organization.id }),
         () => t("organization.teams.removed", { team: team.name }),
-        true,
       );
     } else if (pending?.kind === "member") {
       const { userId, name: memberName } = pending;
       const ok = await act(
         "remove-member",
-        () => authClient.organization.removeTeamMember({ teamId: team.id, userId, organizationId: organization.id }),
+        () => mutations.removeTeamMember({ teamId: team.id, userId, organizationId: organization.id }),
         () => t("organization.teams.memberRemoved", { name: memberName, team: team.name }),
       );
       if (ok) setToRemove("");
@@ -211,9 +177,8 @@ function TeamRow({ team, organization, canEdit, onChange, report }: Omit<ListPro
     }
     const ok = await act(
       "rename",
-      () => authClient.organization.updateTeam({ teamId: team.id, data: { name: newName } }),
+      () => mutations.updateTeam({ teamId: team.id, data: { name: newName } }),
       () => t("organization.teams.renamed", { team: newName }),
-      true,
     );
     if (ok) setRenaming(false);
   }
@@ -224,7 +189,7 @@ function TeamRow({ team, organization, canEdit, onChange, report }: Omit<ListPro
     roster = (
       <span className={styles.failedMeta} role="alert">
         {t("organization.teams.membersFailed")} {errorMessage(t, members.error)}{" "}
-        <Button variant="ghost" size="sm" onClick={() => setVersion((n) => n + 1)}>
+        <Button variant="ghost" size="sm" onClick={() => void members.reload()}>
           {t("common.tryAgain")}
         </Button>
       </span>

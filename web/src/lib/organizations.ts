@@ -1,25 +1,3 @@
-import { useEffect, useState } from "react";
-import { authClient } from "./auth-client";
-
-const EVENT = "gatehouse:organizations-changed";
-
-/** Tells the header and the organization page that the organizations or the active one changed. */
-export function notifyOrganizationsChanged(): void {
-  void authClient.$session.refetch();
-  window.dispatchEvent(new Event(EVENT));
-}
-
-/** A number that grows each time the organizations change; use it as an effect dependency to read them again. */
-export function useOrganizationsVersion(): number {
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    const bump = () => setVersion((n) => n + 1);
-    window.addEventListener(EVENT, bump);
-    return () => window.removeEventListener(EVENT, bump);
-  }, []);
-  return version;
-}
-
 /** The roles a member holds ("admin,member" holds both). */
 export function rolesOf(role: string): string[] {
   return role.split(",").map((r) => r.trim());
