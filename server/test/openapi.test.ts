@@ -37,6 +37,17 @@ describe("GET /openapi.json and /reference", () => {
     expect(getSession.parameters.map((p: { name: string }) => p.name)).toEqual(["disableCookieCache", "disableRefresh"]);
   });
 
+  it("names the shared shapes as components and refers to them", async () => {
+    const { body: document } = await new TestClient(server.base).get("/openapi.json");
+    for (const name of ["User", "Session", "SessionData", "Organization", "Member", "Invitation", "Team"]) {
+      expect(document.components.schemas[name], name).toMatchObject({ type: "object" });
+    }
+    const answer = document.paths["/get-session"].get.responses["200"].content["application/json"].schema;
+    expect(answer).toEqual({ anyOf: [{ $ref: "#/components/schemas/SessionData" }, { type: "null" }] });
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]*"/g) ?? [];
+    for (const ref of refs) expect(ref).toMatch(/"#\/components\/schemas\/[A-Za-z]+"/);
+  });
+
   it("renders a readable reference page", async () => {
     const res = await new TestClient(server.base).get("/reference");
     expect(res.status).toBe(200);

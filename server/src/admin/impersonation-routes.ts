@@ -3,12 +3,11 @@ import { isBanned } from "../credentials/rules.js";
 import { signIn } from "../session/sign-in.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import { publicSession, publicSessionSchema, publicUser, publicUserSchema } from "../user/public.js";
+import { publicSession, publicUser, sessionDataSchema } from "../user/public.js";
 import { findTargetUser, requirePermission, userIdSchema } from "./guard.js";
 import { impersonationRefusal } from "./impersonations.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
-const sessionAndUser = z.object({ session: publicSessionSchema, user: publicUserSchema });
 
 /**
  * Opens a session as another user, marked impersonatedBy and lasting admin.impersonationSessionDuration (never
@@ -19,9 +18,10 @@ const sessionAndUser = z.object({ session: publicSessionSchema, user: publicUser
 export const impersonateUser = defineEndpoint({
   method: "POST",
   path: "/admin/impersonate-user",
+  changesSession: true,
   auth: "sensitive",
   body: z.object({ userId: userIdSchema }),
-  response: sessionAndUser,
+  response: sessionDataSchema,
   summary: "Act as another user for a while (their sessions list does not show it)",
   tags: ["Admin"],
   async handler(ctx) {
@@ -52,9 +52,10 @@ export const impersonateUser = defineEndpoint({
 export const stopImpersonating = defineEndpoint({
   method: "POST",
   path: "/admin/stop-impersonating",
+  changesSession: true,
   auth: "sensitive",
   body: z.object({}).optional(),
-  response: sessionAndUser,
+  response: sessionDataSchema,
   summary: "End an impersonation and return to the administrator's own session",
   tags: ["Admin"],
   async handler(ctx) {

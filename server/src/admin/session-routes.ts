@@ -26,6 +26,7 @@ export const listUserSessions = defineEndpoint({
 export const revokeUserSession = defineEndpoint({
   method: "POST",
   path: "/admin/revoke-user-session",
+  changesSession: true,
   auth: "sensitive",
   body: z.object({ sessionToken: z.string().min(1).max(256) }),
   response: successSchema,
@@ -43,6 +44,7 @@ export const revokeUserSession = defineEndpoint({
 export const revokeUserSessions = defineEndpoint({
   method: "POST",
   path: "/admin/revoke-user-sessions",
+  changesSession: true,
   auth: "sensitive",
   body: z.object({ userId: userIdSchema }),
   response: successSchema,

@@ -35,6 +35,7 @@ const signUpBody = z.looseObject({
 export const signUpEmail = defineEndpoint({
   method: "POST",
   path: "/sign-up/email",
+  changesSession: true,
   rateLimit: "credential",
   auth: "none",
   acceptsForm: true,
@@ -106,6 +107,7 @@ export const signInResponseSchema = z.object({
 export const signInEmail = defineEndpoint({
   method: "POST",
   path: "/sign-in/email",
+  changesSession: true,
   rateLimit: "credential",
   auth: "none",
   acceptsForm: true,

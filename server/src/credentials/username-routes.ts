@@ -7,6 +7,7 @@ import { normalizeUsername, USERNAME_MESSAGES, usernameSchema } from "./username
 export const signInUsername = defineEndpoint({
   method: "POST",
   path: "/sign-in/username",
+  changesSession: true,
   rateLimit: "credential",
   auth: "none",
   body: z.object({

@@ -17,8 +17,9 @@ export type AuthLevel =
   /** a sensitive session that is fresh (session.freshAge, measured as session.freshFrom says) */
   | "fresh";
 
-export interface EndpointContext<B = unknown, Q = unknown> {
-  runtime: Runtime;
+export interface EndpointContext<B = unknown, Q = unknown, D = Runtime> {
+  /** The service's parts: the whole Runtime, or for a domain's routes (defineEndpointFor) the part its domain names. */
+  runtime: D;
   body: B;
   query: Q;
   params: Record<string, string>;
@@ -46,7 +47,7 @@ export interface Redirect {
   status?: 302 | 303;
 }
 
-export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, R = unknown> {
+export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, R = unknown, D = Runtime> {
   method: "GET" | "POST";
   path: string;
   body?: B;
@@ -81,19 +82,37 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   loopbackOnly?: boolean;
   /** Body fields holding URLs that must be trusted callbacks (checked before the handler runs). */
   callbackFields?: readonly CallbackField[];
-  /** The success answer's shape, for the OpenAPI document. */
+  /**
+   * A successful call changes the caller's session or its user (signs in or out, replaces the session, ends it, or
+   * changes what it holds: the user, the active organization or team). The client's session store fetches the
+   * session again after such a call (client/src/contract.gen.ts ROUTES, generated from this flag).
+   */
+  changesSession?: boolean;
+  /**
+   * A browser navigates here rather than an application fetching it (a mailed link, a provider's redirect back, the
+   * error page): the answer is a redirect or an HTML page, never JSON, so the route declares no `response` and the
+   * client offers a URL builder (`client.$url`) instead of a method.
+   */
+  navigation?: boolean;
+  /**
+   * The success answer's shape: the client's types (client/src/contract.gen.ts) and the OpenAPI document are printed
+   * from it. Every route declares one, except navigation routes.
+   */
   response?: z.ZodType;
   summary: string;
   tags: readonly string[];
-  handler(ctx: EndpointContext<z.output<B>, z.output<Q>>): Promise<R>;
+  handler(ctx: EndpointContext<z.output<B>, z.output<Q>, D>): Promise<R>;
 }
 
 export type RateLimitDeclaration = "credential" | "mail" | { window: number; max: number };
 
 export type CallbackField = "callbackURL" | "redirectTo" | "errorCallbackURL" | "newUserCallbackURL";
 
+/** Either a JSON answer's schema or a navigation route: a route without both does not type-check. */
+type AnswerDeclaration = { response: z.ZodType; navigation?: false } | { navigation: true };
+
 export function defineEndpoint<B extends z.ZodType, Q extends z.ZodType, R>(
-  endpoint: Endpoint<B, Q, R>,
+  endpoint: Endpoint<B, Q, R> & AnswerDeclaration,
 ): Endpoint<B, Q, R> {
   return endpoint;
 }
@@ -117,3 +136,12 @@ export class RawResponse {
 }
 
 export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, unknown>;
+
+/**
+ * defineEndpoint for a domain whose handlers see only the dependencies it names (D, a part of Runtime such as
+ * organization/deps.ts OrganizationDeps) instead of the whole Runtime: `const defineX = defineEndpointFor<XDeps>()`.
+ * The pipeline hands them the Runtime, which has every part D names.
+ */
+export function defineEndpointFor<D>() {
+  return <B extends z.ZodType, Q extends z.ZodType, R>(endpoint: Endpoint<B, Q, R, D>): Endpoint<B, Q, R, D> => endpoint;
+}

@@ -15,15 +15,15 @@ const errorSchema = {
   },
 } as const;
 
-const toSchema = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-
-const strip = (schema: Record<string, unknown>) => {
-  const { $schema: _drop, ...rest } = schema;
-  return rest;
-};
-
 export function buildOpenApiDocument(endpoints: readonly AnyEndpoint[], basePath: string, version: string) {
+  // Schemas named with .meta({ id }) (User, Session, Organization, ...) become components, referred to by $ref.
+  const components: Record<string, unknown> = { Error: errorSchema };
+  const toSchema = (schema: z.ZodType, io: "input" | "output" = "input") => {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
+    const { $schema: _drop, $defs, ...rest } = json;
+    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) components[id] ??= componentRefs(def);
+    return componentRefs(rest) as Record<string, unknown>;
+  };
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
   for (const endpoint of endpoints) {
@@ -34,7 +34,7 @@ export function buildOpenApiDocument(endpoints: readonly AnyEndpoint[], basePath
       parameters.push({ name: match[1], in: "path", required: true, schema: { type: "string" } });
     }
     if (endpoint.query) {
-      const query = strip(toSchema(endpoint.query));
+      const query = toSchema(endpoint.query);
       const properties = (query.properties ?? {}) as Record<string, unknown>;
       const required = new Set((query.required as string[] | undefined) ?? []);
       for (const [name, schema] of Object.entries(properties)) {
@@ -53,7 +53,7 @@ export function buildOpenApiDocument(endpoints: readonly AnyEndpoint[], basePath
       responses: {
         "200": {
           description: "Success",
-          content: { "application/json": { schema: endpoint.response ? strip(toSchema(endpoint.response)) : {} } },
+          content: { "application/json": { schema: endpoint.response ? toSchema(endpoint.response, "output") : {} } },
         },
         "4XX": { description: "Refused", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
         "503": {
@@ -64,7 +64,7 @@ export function buildOpenApiDocument(endpoints: readonly AnyEndpoint[], basePath
     };
     if (endpoint.auth !== "none") operation.security = [{ sessionCookie: [] }];
     if (endpoint.body) {
-      const schema = strip(toSchema(endpoint.body));
+      const schema = toSchema(endpoint.body);
       const content: Record<string, unknown> = { "application/json": { schema } };
       if (endpoint.acceptsForm) content["application/x-www-form-urlencoded"] = { schema };
       operation.requestBody = { required: !endpoint.body.safeParse(undefined).success, content };
@@ -80,13 +80,25 @@ export function buildOpenApiDocument(endpoints: readonly AnyEndpoint[], basePath
     },
     servers: [{ url: basePath }],
     components: {
-      schemas: { Error: errorSchema },
+      schemas: components,
       securitySchemes: {
         sessionCookie: { type: "apiKey", in: "cookie", name: "better-auth.session_token" },
       },
     },
     paths,
   };
+}
+
+/** Points zod's `#/$defs/X` references at the document's `#/components/schemas/X`. */
+function componentRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(componentRefs);
+  if (typeof schema !== "object" || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === "$ref" && typeof value === "string" ? value.replace(/^#\/\$defs\//, "#/components/schemas/") : componentRefs(value),
+    ]),
+  );
 }
 
 function operationId(endpoint: AnyEndpoint): string {

@@ -19,6 +19,7 @@ export const error = defineEndpoint({
   method: "GET",
   path: "/error",
   auth: "none",
+  navigation: true,
   query: z.looseObject({
     error: z.union([z.string(), z.array(z.string())]).optional(),
     error_description: z.union([z.string(), z.array(z.string())]).optional(),

@@ -49,6 +49,7 @@ async function requireEntitledInviter(runtime: Runtime, stores: Stores, invitati
 export const acceptInvitation = defineEndpoint({
   method: "POST",
   path: "/organization/accept-invitation",
+  changesSession: true,
   // Read from the database, not the cookie cache: the recipient check needs the current email and its verification.
   auth: "sensitive",
   body: z.object({ invitationId: idSchema }),

@@ -30,6 +30,7 @@ const TAGS = ["Organization members"] as const;
 export const leaveOrganization = defineEndpoint({
   method: "POST",
   path: "/organization/leave",
+  changesSession: true,
   auth: "session",
   body: z.object({ organizationId: idSchema }),
   response: memberWithUserSchema,
@@ -62,6 +63,7 @@ export const leaveOrganization = defineEndpoint({
 export const removeMember = defineEndpoint({
   method: "POST",
   path: "/organization/remove-member",
+  changesSession: true,
   auth: "session",
   body: z.object({ memberIdOrEmail: z.string().min(1).max(1024), organizationId: idSchema.optional() }),
   response: z.object({ member: memberWithUserSchema }),

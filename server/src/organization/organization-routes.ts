@@ -73,6 +73,7 @@ async function creatorOf(
 export const createOrganization = defineEndpoint({
   method: "POST",
   path: "/organization/create",
+  changesSession: true,
   // A session over HTTP; server-side calls may name the creator with userId instead (checked in the handler).
   auth: "none",
   body: z.object({
@@ -212,6 +213,7 @@ export const updateOrganization = defineEndpoint({
 export const deleteOrganization = defineEndpoint({
   method: "POST",
   path: "/organization/delete",
+  changesSession: true,
   auth: "session",
   body: z.object({ organizationId: idSchema }),
   response: organizationSchema,
@@ -332,6 +334,7 @@ export const getFullOrganization = defineEndpoint({
 export const setActiveOrganization = defineEndpoint({
   method: "POST",
   path: "/organization/set-active",
+  changesSession: true,
   auth: "session",
   body: z.object({ organizationId: idSchema.nullable().optional(), organizationSlug: slugSchema.optional() }),
   response: organizationSchema.nullable(),

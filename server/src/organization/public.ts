@@ -70,7 +70,7 @@ export function publicTeamMember(teamMember: TeamMember) {
 
 const dateTime = z.iso.datetime();
 
-/** Answer shapes for the OpenAPI document. */
+/** Answer shapes, for the client's types (client/src/contract.gen.ts) and the OpenAPI document; the ids name them there. */
 export const organizationSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -78,31 +78,31 @@ export const organizationSchema = z.object({
   logo: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   createdAt: dateTime,
-});
+}).meta({ id: "Organization" });
 
 export const memberSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   userId: z.string(),
-  role: z.string(),
+  role: z.string().describe('One role or several, comma-joined ("admin,member")'),
   createdAt: dateTime,
-});
+}).meta({ id: "Member" });
 
-export const memberWithUserSchema = memberSchema.extend({
-  user: z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() }),
-});
+export const memberWithUserSchema = memberSchema
+  .extend({ user: z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() }) })
+  .meta({ id: "MemberWithUser" });
 
 export const invitationSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   email: z.string(),
   role: z.string(),
-  teamId: z.string().nullable(),
+  teamId: z.string().nullable().describe("Comma-joined team ids, or null"),
   status: z.enum(["pending", "accepted", "rejected", "canceled"]),
   expiresAt: dateTime,
   createdAt: dateTime,
   inviterId: z.string(),
-});
+}).meta({ id: "Invitation" });
 
 export const teamSchema = z.object({
   id: z.string(),
@@ -110,13 +110,13 @@ export const teamSchema = z.object({
   organizationId: z.string(),
   createdAt: dateTime,
   updatedAt: dateTime.nullable(),
-});
+}).meta({ id: "Team" });
 
 export const teamMemberSchema = z.object({
   id: z.string(),
   teamId: z.string(),
   userId: z.string(),
   createdAt: dateTime,
-});
+}).meta({ id: "TeamMember" });
 
 export const messageSchema = z.object({ message: z.string() });

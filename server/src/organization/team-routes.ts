@@ -97,6 +97,7 @@ export const updateTeam = defineEndpoint({
 export const removeTeam = defineEndpoint({
   method: "POST",
   path: "/organization/remove-team",
+  changesSession: true,
   // A session over HTTP; trusted server-side calls may come without one (checked in the handler).
   auth: "none",
   body: z.object({ teamId: idSchema, organizationId: idSchema.optional() }),
@@ -194,6 +195,7 @@ export const addTeamMember = defineEndpoint({
 export const removeTeamMember = defineEndpoint({
   method: "POST",
   path: "/organization/remove-team-member",
+  changesSession: true,
   auth: "session",
   body: teamMemberBody,
   response: messageSchema,
@@ -222,6 +224,7 @@ export const removeTeamMember = defineEndpoint({
 export const setActiveTeam = defineEndpoint({
   method: "POST",
   path: "/organization/set-active-team",
+  changesSession: true,
   auth: "session",
   body: z.object({ teamId: idSchema.nullable().optional() }),
   response: teamSchema.nullable(),

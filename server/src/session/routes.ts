@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import type { SessionAndUser } from "../storage/sessions.js";
-import { publicSession, publicSessionSchema, publicUser, publicUserSchema, statusSchema } from "../user/public.js";
+import { publicSession, publicSessionSchema, publicUser, sessionDataSchema, statusSchema } from "../user/public.js";
 
 /** Query booleans: "true"/"1"/"" mean true, "false"/"0" false; anything else is a validation error. */
 export const queryBoolean = z
@@ -21,7 +21,7 @@ export const getSession = defineEndpoint({
     disableCookieCache: queryBoolean.optional(),
     disableRefresh: queryBoolean.optional(),
   }),
-  response: z.object({ session: publicSessionSchema, user: publicUserSchema }).nullable(),
+  response: sessionDataSchema.nullable(),
   summary: "The current session and its user, or null",
   tags: ["Session"],
   async handler(ctx) {
@@ -36,6 +36,7 @@ export const getSession = defineEndpoint({
 export const signOut = defineEndpoint({
   method: "POST",
   path: "/sign-out",
+  changesSession: true,
   auth: "none",
   body: z.object({}).optional(),
   response: z.object({ success: z.boolean() }),
@@ -66,6 +67,7 @@ export const listSessions = defineEndpoint({
 export const revokeSession = defineEndpoint({
   method: "POST",
   path: "/revoke-session",
+  changesSession: true,
   auth: "sensitive",
   body: z.object({ token: z.string().min(1).max(256) }),
   response: statusSchema,
@@ -82,6 +84,7 @@ export const revokeSession = defineEndpoint({
 export const revokeSessions = defineEndpoint({
   method: "POST",
   path: "/revoke-sessions",
+  changesSession: true,
   auth: "sensitive",
   body: z.object({}).optional(),
   response: statusSchema,

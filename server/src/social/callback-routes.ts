@@ -42,6 +42,7 @@ export const callbackOAuth = defineEndpoint({
   method: "GET",
   path: "/callback/:id",
   auth: "none",
+  navigation: true,
   query: callbackQuery,
   summary: "Where a provider sends the user back: signs in (or links) and redirects to the flow's callbackURL",
   tags: ["Social sign-in"],
@@ -123,6 +124,7 @@ export const callbackOAuthPost = defineEndpoint({
   method: "POST",
   path: "/callback/:id",
   auth: "none",
+  navigation: true,
   acceptsForm: true,
   // Apple posts the answer from its own site: there is no origin of ours to check, and this only redirects.
   crossSitePost: true,

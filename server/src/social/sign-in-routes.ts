@@ -18,6 +18,7 @@ export const redirectAnswerSchema = z.object({ url: z.string(), redirect: z.bool
 export const signInSocial = defineEndpoint({
   method: "POST",
   path: "/sign-in/social",
+  changesSession: true,
   // Not a password, but a sign-in: the same per-client allowance as the other sign-in routes.
   rateLimit: "credential",
   auth: "none",

@@ -43,7 +43,10 @@ export type PublicSession = ReturnType<typeof publicSession>;
 
 const dateTime = z.iso.datetime();
 
-/** Answer shapes for the OpenAPI document. */
+/**
+ * Answer shapes, for the client's types (client/src/contract.gen.ts) and the OpenAPI document. The ids name the shared
+ * declarations there (`User`, `Session`, `SessionData`).
+ */
 export const publicUserSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -58,8 +61,8 @@ export const publicUserSchema = z.object({
   banned: z.boolean(),
   banReason: z.string().nullable(),
   banExpires: dateTime.nullable(),
-  lang: z.string().nullable(),
-});
+  lang: z.string().nullable().describe('The language the user\'s mail is written in ("de"), or null when never chosen'),
+}).meta({ id: "User", description: "The public user object every answer carries: never a password or an account's token" });
 
 export const publicSessionSchema = z.object({
   id: z.string(),
@@ -73,6 +76,10 @@ export const publicSessionSchema = z.object({
   activeOrganizationId: z.string().nullable(),
   activeTeamId: z.string().nullable(),
   impersonatedBy: z.string().nullable(),
-});
+}).meta({ id: "Session" });
+
+export const sessionDataSchema = z
+  .object({ session: publicSessionSchema, user: publicUserSchema })
+  .meta({ id: "SessionData", description: "A session and its user: what GET /get-session answers for a signed-in caller" });
 
 export const statusSchema = z.object({ status: z.boolean() });

@@ -12,6 +12,7 @@ const UPDATABLE = new Set(["name", "image", "lang", "username", "displayUsername
 export const updateUser = defineEndpoint({
   method: "POST",
   path: "/update-user",
+  changesSession: true,
   auth: "session",
   body: z.looseObject({
     name: nameSchema.optional(),

@@ -11,6 +11,7 @@ import { sendVerificationMail } from "./mail.js";
 export const changeEmail = defineEndpoint({
   method: "POST",
   path: "/change-email",
+  changesSession: true,
   // Changes what signs the user in (and mails a link): limited like the password routes.
   rateLimit: "credential",
   auth: "sensitive",

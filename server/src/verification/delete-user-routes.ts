@@ -34,14 +34,18 @@ async function consumeOwnDeleteToken(runtime: Runtime, token: string, userId: st
 export const deleteUser = defineEndpoint({
   method: "POST",
   path: "/delete-user",
+  changesSession: true,
   rateLimit: "credential",
   auth: "sensitive",
   carriesToken: true,
-  body: z.object({
-    callbackURL: z.string().max(2048).optional(),
-    password: z.string().max(4096).optional(),
-    token: z.string().max(4096).optional(),
-  }),
+  // Neither password nor token: a mailed confirmation link, or a fresh session's say-so. So the body may be left out.
+  body: z
+    .object({
+      callbackURL: z.string().max(2048).optional(),
+      password: z.string().max(4096).optional(),
+      token: z.string().max(4096).optional(),
+    })
+    .default({}),
   callbackFields: ["callbackURL"],
   response: deletedSchema,
   summary: "Delete the account: with the password, a mailed confirmation link, or a fresh session",
@@ -97,6 +101,7 @@ export const deleteUser = defineEndpoint({
 export const deleteUserCallback = defineEndpoint({
   method: "GET",
   path: "/delete-user/callback",
+  changesSession: true,
   auth: "none",
   carriesToken: true,
   query: z.object({ token: z.string().min(1).max(4096), callbackURL: z.string().max(2048).optional() }),

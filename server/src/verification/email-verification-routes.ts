@@ -141,6 +141,7 @@ async function useEmailToken(
 export const verifyEmail = defineEndpoint({
   method: "GET",
   path: "/verify-email",
+  changesSession: true,
   auth: "none",
   carriesToken: true,
   query: z.object({ token: z.string().min(1).max(4096), callbackURL: z.string().max(2048).optional() }),

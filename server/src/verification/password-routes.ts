@@ -99,6 +99,7 @@ export const resetPasswordCallback = defineEndpoint({
   method: "GET",
   path: "/reset-password/:token",
   auth: "none",
+  navigation: true,
   carriesToken: true,
   query: z.object({ callbackURL: z.string().max(2048).optional() }),
   callbackFields: ["callbackURL"],
@@ -116,6 +117,7 @@ export const resetPasswordCallback = defineEndpoint({
 export const resetPassword = defineEndpoint({
   method: "POST",
   path: "/reset-password",
+  changesSession: true,
   rateLimit: "credential",
   auth: "none",
   carriesToken: true,
@@ -156,6 +158,7 @@ export const resetPassword = defineEndpoint({
 export const changePassword = defineEndpoint({
   method: "POST",
   path: "/change-password",
+  changesSession: true,
   rateLimit: "credential",
   auth: "sensitive",
   // The answer carries the new session's token.
