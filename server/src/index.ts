@@ -5,6 +5,7 @@ import { createHttpHandler, type ServerEnv } from "./http/app.js";
 import type { NodeFastPath } from "./http/fast-path.js";
 import type { AnyEndpoint, Endpoint } from "./http/endpoint.js";
 import { APIError } from "./http/errors.js";
+import { HTTP_MESSAGES } from "./http/messages.js";
 import { createOriginMatcher } from "./http/origin.js";
 import { createPublicBase } from "./http/public-base.js";
 import { runEndpoint } from "./http/pipeline.js";
@@ -126,7 +127,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
   const call = async (name: keyof Endpoints, input: CallInput = {}) => {
     const endpoint = ENDPOINTS[name] as AnyEndpoint;
     const headers = new Headers(input.headers);
-    if (endpoint.auth !== "none" && !headers.has("cookie")) throw new APIError("BAD_REQUEST", "Headers is required");
+    if (endpoint.auth !== "none" && !headers.has("cookie")) throw new APIError("BAD_REQUEST", HTTP_MESSAGES.HEADERS_IS_REQUIRED);
     const url = new URL(config.basePath + endpoint.path, internalBase);
     for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
       if (value !== undefined) url.searchParams.set(key, String(value));

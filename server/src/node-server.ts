@@ -1,6 +1,7 @@
 import { getRequestListener, type Http2Bindings, type HttpBindings } from "@hono/node-server";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { HTTP_MESSAGES } from "./http/messages.js";
 import type { Gatehouse } from "./index.js";
 import type { WebApp } from "./web-app.js";
 
@@ -11,7 +12,7 @@ export interface RunningServer {
 }
 
 const NOT_FOUND = () =>
-  new Response(JSON.stringify({ code: "NOT_FOUND", message: "Not found" }), {
+  new Response(JSON.stringify({ code: "NOT_FOUND", message: HTTP_MESSAGES.NOT_FOUND }), {
     status: 404,
     headers: { "content-type": "application/json" },
   });

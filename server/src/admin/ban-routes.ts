@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { endImpersonationsIfNoLongerAdmin } from "./impersonations.js";
 import { requirePermission, userIdSchema } from "./guard.js";
@@ -28,7 +29,7 @@ export const banUser = defineEndpoint({
   tags: ["Admin"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    const admin = requirePermission(ctx, { user: ["ban"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_BAN_USERS);
+    const admin = requirePermission(ctx, { user: ["ban"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_BAN_USERS);
     if (body.userId === admin.user.id) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_BAN_YOURSELF);
     const now = runtime.now();
     const expiresIn = body.banExpiresIn ?? runtime.config.admin.defaultBanExpiresIn;
@@ -44,7 +45,7 @@ export const banUser = defineEndpoint({
       await endImpersonationsIfNoLongerAdmin(runtime.config, stores, banned, now);
       return banned;
     });
-    if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
     runtime.logger.info({ userId: user.id, by: admin.user.id, until: user.banExpires }, "user banned");
     return { user: publicUser(user) };
   },
@@ -60,14 +61,14 @@ export const unbanUser = defineEndpoint({
   tags: ["Admin"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    requirePermission(ctx, { user: ["ban"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_BAN_USERS);
+    requirePermission(ctx, { user: ["ban"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_BAN_USERS);
     const user = await runtime.stores.users.updateUser(body.userId, {
       banned: false,
       banReason: null,
       banExpires: null,
       updatedAt: runtime.now(),
     });
-    if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
     return { user: publicUser(user) };
   },
 });

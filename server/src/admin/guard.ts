@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/models.js";
 import type { SessionAndUser } from "../storage/sessions.js";
+import { USER_MESSAGES } from "../user/messages.js";
 import { hasPermission, knownRoles, type Permissions } from "./access.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
@@ -20,7 +21,7 @@ export function requirePermission(ctx: EndpointContext, permissions: Permissions
 /** The user an administrator acts on; 404 User not found. */
 export async function findTargetUser(runtime: Runtime, id: string): Promise<User> {
   const user = await runtime.stores.users.findUserById(id);
-  if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+  if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
   return user;
 }
 
@@ -35,7 +36,7 @@ export function toRoleString(runtime: Runtime, input: z.output<typeof roleInputS
   if (roles.length === 0) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.INVALID_ROLE_TYPE);
   const known = knownRoles(runtime.config.admin);
   if (!roles.every((r) => known.has(r))) {
-    throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NOT_ALLOWED_TO_SET_NON_EXISTENT_ROLE);
+    throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_SET_A_NON_EXISTENT_ROLE_VALUE);
   }
   return roles.join(",");
 }

@@ -27,7 +27,7 @@ export const impersonateUser = defineEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     const options = runtime.config.admin;
-    const admin = requirePermission(ctx, { user: ["impersonate"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_IMPERSONATE_USERS);
+    const admin = requirePermission(ctx, { user: ["impersonate"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS);
     const target = await findTargetUser(runtime, body.userId);
     // An administrator (by role or by adminUserIds) is impersonated only with allowImpersonatingAdmins, by anyone.
     // A ban is checked below by the one way in (signIn), which also lifts one that has run out.
@@ -62,7 +62,7 @@ export const stopImpersonating = defineEndpoint({
     const { runtime } = ctx;
     const current = ctx.session!;
     const adminId = current.session.impersonatedBy;
-    if (!adminId) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NOT_IMPERSONATING);
+    if (!adminId) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_ARE_NOT_IMPERSONATING_ANYONE);
     const kept = runtime.sessions.adminSessionOf(ctx);
     const admin = kept ? await runtime.stores.sessions.findSessionAndUser(kept.token) : null;
     const now = runtime.now();

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Config } from "../config/index.js";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES, VALIDATION_ERROR } from "../http/errors.js";
+import { APIError, fillMessage } from "../http/errors.js";
+import { HTTP_FIXED_CODES } from "../http/messages.js";
 import {
   FILTER_OPERATORS,
   TEXT_OPERATORS,
@@ -33,8 +34,8 @@ const DATE_FIELDS: ReadonlySet<UserFilterField> = new Set(["createdAt", "updated
 const LOWER_CASE_FIELDS: ReadonlySet<UserFilterField> = new Set(["email", "username"]);
 
 function invalidFilter(message: string): APIError {
-  return new APIError("BAD_REQUEST", MESSAGES.INVALID_QUERY, {
-    code: VALIDATION_ERROR,
+  return new APIError("BAD_REQUEST", fillMessage(HTTP_FIXED_CODES.VALIDATION_ERROR, { source: "query" }), {
+    code: "VALIDATION_ERROR",
     extra: { issues: [{ path: "query.filterValue", message }] },
   });
 }
@@ -124,7 +125,7 @@ export const listUsers = defineEndpoint({
   summary: "Users, searched, filtered, sorted and paged, with the total that match; each says whether they are an administrator",
   tags: ["Admin"],
   async handler(ctx) {
-    requirePermission(ctx, { user: ["list"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_LIST_USERS);
+    requirePermission(ctx, { user: ["list"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_LIST_USERS);
     const { config } = ctx.runtime;
     const query = toListQuery(ctx.query, config.admin);
     const { users, total } = await ctx.runtime.stores.users.listUsers(query);

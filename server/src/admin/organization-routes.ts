@@ -43,7 +43,7 @@ export const adminListOrganizations = defineEndpoint({
   summary: "Every organization with its member count, searched by name or slug, sorted and paged",
   tags: ["Admin"],
   async handler(ctx) {
-    requirePermission(ctx, { organization: ["list"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_LIST_ORGANIZATIONS);
+    requirePermission(ctx, { organization: ["list"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_LIST_ORGANIZATIONS);
     const { query } = ctx;
     const page = {
       search: query.searchValue,
@@ -67,7 +67,7 @@ export const adminGetOrganization = defineEndpoint({
   summary: "One organization and its members (the first 1000, oldest first), whoever the caller is a member of",
   tags: ["Admin"],
   async handler(ctx) {
-    requirePermission(ctx, { organization: ["get"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_GET_ORGANIZATION);
+    requirePermission(ctx, { organization: ["get"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_GET_ORGANIZATION);
     const { stores } = ctx.runtime;
     const organization = await stores.organizations.findOrganizationById(ctx.query.id);
     if (!organization) throw new APIError("NOT_FOUND", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);

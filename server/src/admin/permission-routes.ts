@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import type { User } from "../storage/models.js";
 import { hasPermission, knownRoles } from "./access.js";
 import { requirePermission } from "./guard.js";
-import { ADMIN_MESSAGES } from "./messages.js";
+import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "./messages.js";
 
 /**
  * Whether a role allows some actions. Over HTTP it always answers for the caller's own roles (userId and role
@@ -25,19 +26,19 @@ export const userHasPermission = defineEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     if (!body.permissions || Object.keys(body.permissions).length === 0) {
-      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NO_PERMISSIONS_PASSED);
+      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.INVALID_PERMISSION_CHECK_NO_PERMISSIONS_WERE_PASSED);
     }
     const current = await ctx.getSession({ disableCookieCache: true });
     let subject: Pick<User, "id" | "role"> | null = current?.user ?? null;
     if (!ctx.server) {
-      if (!subject) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+      if (!subject) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
     } else if (body.role !== undefined) {
       subject = { id: "", role: body.role };
     } else if (body.userId !== undefined) {
       subject = await runtime.stores.users.findUserById(body.userId);
-      if (!subject) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.PERMISSION_USER_NOT_FOUND);
+      if (!subject) throw new APIError("BAD_REQUEST", ADMIN_FIXED_CODES.USER_NOT_FOUND);
     } else if (!subject) {
-      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ID_OR_ROLE_REQUIRED);
+      throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ID_OR_ROLE_IS_REQUIRED);
     }
     return { error: null, success: hasPermission(runtime.config.admin, subject, body.permissions) };
   },
@@ -58,7 +59,7 @@ export const listRoles = defineEndpoint({
   summary: "The site roles that may be given to a user, and which of them are administrators'",
   tags: ["Admin"],
   async handler(ctx) {
-    requirePermission(ctx, { user: ["list"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_LIST_USERS);
+    requirePermission(ctx, { user: ["list"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_LIST_USERS);
     const { admin } = ctx.runtime.config;
     const roles = [...knownRoles(admin)].map((name) => ({ name, administrator: admin.adminRoles.includes(name) }));
     return { roles, defaultRole: admin.defaultRole };

@@ -16,7 +16,7 @@ export const listUserSessions = defineEndpoint({
   tags: ["Admin"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    requirePermission(ctx, { session: ["list"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_LIST_USERS_SESSIONS);
+    requirePermission(ctx, { session: ["list"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS);
     const user = await findTargetUser(runtime, body.userId);
     const sessions = await runtime.stores.sessions.listUserSessions(user.id, runtime.now());
     return { sessions: sessions.map(publicSession) };
@@ -34,7 +34,7 @@ export const revokeUserSession = defineEndpoint({
   tags: ["Admin"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
+    const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
     await runtime.stores.sessions.deleteSessionByToken(body.sessionToken);
     if (body.sessionToken === admin.session.token) runtime.sessions.clearSessionCookies(ctx);
     return { success: true };
@@ -52,7 +52,7 @@ export const revokeUserSessions = defineEndpoint({
   tags: ["Admin"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
+    const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
     await runtime.stores.sessions.deleteUserSessions(body.userId);
     if (body.userId === admin.user.id) runtime.sessions.clearSessionCookies(ctx);
     return { success: true };

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "../credentials/username.js";
 import { toLanguage } from "../email/language.js";
 import type { EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError, fillMessage } from "../http/errors.js";
 import type { UserChanges } from "../storage/users.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema } from "../user/fields.js";
+import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
 import { hasPermission, type Permissions } from "./access.js";
 import { roleInputSchema, toRoleString } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
@@ -46,16 +48,16 @@ export async function checkAdminUserChanges(
   targetId?: string,
 ): Promise<Omit<UserChanges, "updatedAt">> {
   const { runtime } = ctx;
-  if (data.password !== undefined) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.PASSWORD_CANNOT_BE_UPDATED);
+  if (data.password !== undefined) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.PASSWORD_CANNOT_BE_UPDATED_THROUGH_UPDATE_USER_USE_THE_SET_USER_PASSWORD_ENDPOINT_INSTEAD);
   if (data.id !== undefined) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ID_CANNOT_BE_UPDATED);
   for (const key of Object.keys(data)) {
     if (!SETTABLE.has(key)) {
-      throw new APIError("BAD_REQUEST", `${key} is not allowed to be set`, { code: "FIELD_NOT_ALLOWED" });
+      throw new APIError("BAD_REQUEST", fillMessage(USER_FIXED_CODES.FIELD_NOT_ALLOWED, { field: key }), { code: "FIELD_NOT_ALLOWED" });
     }
   }
-  if (data.role !== undefined) requireAlso(ctx, { user: ["set-role"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_CHANGE_USERS_ROLE);
+  if (data.role !== undefined) requireAlso(ctx, { user: ["set-role"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE);
   if (BAN_FIELDS.some((field) => data[field] !== undefined)) {
-    requireAlso(ctx, { user: ["ban"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_BAN_USERS);
+    requireAlso(ctx, { user: ["ban"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_BAN_USERS);
   }
 
   const changes: Omit<UserChanges, "updatedAt"> = {};
@@ -64,7 +66,7 @@ export async function checkAdminUserChanges(
   if (data.emailVerified !== undefined) changes.emailVerified = data.emailVerified;
   if (data.email !== undefined) {
     const email = normalizeEmail(data.email);
-    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_EMAIL);
     const holder = await runtime.stores.users.findUserByEmail(email);
     if (holder && holder.id !== targetId) {
       throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL);
@@ -75,7 +77,7 @@ export async function checkAdminUserChanges(
   if (data.role !== undefined) changes.role = toRoleString(runtime, data.role);
   if (data.lang !== undefined) {
     const lang = toLanguage(data.lang);
-    if (!lang) throw new APIError("BAD_REQUEST", "Unsupported language");
+    if (!lang) throw new APIError("BAD_REQUEST", USER_MESSAGES.UNSUPPORTED_LANGUAGE);
     changes.lang = lang;
   }
   if (data.banned !== undefined) changes.banned = data.banned;

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { insertUserWithPassword, setCredentialPassword } from "../credentials/credential-account.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import { checkNewPassword } from "../credentials/rules.js";
 import { usernameTakenError } from "../credentials/username.js";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { nameSchema } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
@@ -38,9 +40,9 @@ export const createUser = defineEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     const current = await ctx.getSession({ disableCookieCache: true });
-    if (!current && !ctx.server) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    if (!current && !ctx.server) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
     ctx.session = current;
-    if (current) requirePermission(ctx, { user: ["create"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_CREATE_USERS);
+    if (current) requirePermission(ctx, { user: ["create"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS);
     const changes = await checkAdminUserChanges(ctx, {
       ...body.data,
       email: body.email,
@@ -73,7 +75,7 @@ export const getUser = defineEndpoint({
   summary: "One user by id, with whether they are an administrator and whether the caller may impersonate them",
   tags: TAGS,
   async handler(ctx) {
-    const admin = requirePermission(ctx, { user: ["get"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_GET_USER);
+    const admin = requirePermission(ctx, { user: ["get"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_GET_USER);
     const user = await findTargetUser(ctx.runtime, ctx.query.id);
     const { config, now } = ctx.runtime;
     // The server's own rules, so an application offers impersonation only where it will be accepted.
@@ -95,7 +97,7 @@ export const adminUpdateUser = defineEndpoint({
   tags: TAGS,
   async handler(ctx) {
     const { runtime, body } = ctx;
-    const admin = requirePermission(ctx, { user: ["update"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_UPDATE_USERS);
+    const admin = requirePermission(ctx, { user: ["update"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS);
     if (Object.keys(body.data).length === 0) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.NO_DATA_TO_UPDATE);
     const target = await findTargetUser(runtime, body.userId);
     const changes = await checkAdminUserChanges(ctx, body.data, target.id);
@@ -121,7 +123,7 @@ export const adminUpdateUser = defineEndpoint({
           ? usernameTakenError()
           : new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL);
       });
-    if (!updated) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    if (!updated) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
     // A proven old address hears of the change (an unproven one may not be the user's: it is not mailed).
     if (updated.email !== target.email && target.emailVerified) {
       notifyEmailChanged(runtime, ctx.headers, updated, target.email, updated.email);
@@ -140,7 +142,7 @@ export const setRole = defineEndpoint({
   tags: TAGS,
   async handler(ctx) {
     const { runtime, body } = ctx;
-    requirePermission(ctx, { user: ["set-role"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_CHANGE_USERS_ROLE);
+    requirePermission(ctx, { user: ["set-role"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE);
     const role = toRoleString(runtime, body.role);
     const now = runtime.now();
     const user = await runtime.stores.transaction(async (stores) => {
@@ -149,7 +151,7 @@ export const setRole = defineEndpoint({
       await endImpersonationsIfNoLongerAdmin(runtime.config, stores, updated, now);
       return updated;
     });
-    if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
     return { user: publicUser(user) };
   },
 });
@@ -164,7 +166,7 @@ export const removeUser = defineEndpoint({
   tags: TAGS,
   async handler(ctx) {
     const { runtime, body } = ctx;
-    const admin = requirePermission(ctx, { user: ["delete"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_DELETE_USERS);
+    const admin = requirePermission(ctx, { user: ["delete"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS);
     if (body.userId === admin.user.id) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_REMOVE_YOURSELF);
     await findTargetUser(runtime, body.userId);
     await removeUserAndData(runtime, body.userId);
@@ -182,7 +184,7 @@ export const setUserPassword = defineEndpoint({
   tags: TAGS,
   async handler(ctx) {
     const { runtime, body } = ctx;
-    requirePermission(ctx, { user: ["set-password"] }, ADMIN_MESSAGES.NOT_ALLOWED_TO_SET_USERS_PASSWORD);
+    requirePermission(ctx, { user: ["set-password"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD);
     checkNewPassword(runtime, body.newPassword);
     const user = await findTargetUser(runtime, body.userId);
     const hash = await runtime.hasher.hash(body.newPassword);

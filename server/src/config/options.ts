@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CREDENTIAL_FIXED_CODES } from "../credentials/messages.js";
 import type { User } from "../storage/models.js";
 import { accountOptionsSchema, socialProvidersSchema } from "./social-options.js";
 
@@ -160,7 +161,7 @@ export const optionsSchema = z
           .string()
           .min(1)
           .max(1024)
-          .default("You have been banned from this application. Please contact support if you believe this is an error."),
+          .default(CREDENTIAL_FIXED_CODES.BANNED_USER),
       })
       .prefault({}),
     /**

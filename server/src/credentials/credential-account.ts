@@ -1,11 +1,12 @@
 import { generateId } from "../crypto/random.js";
 import { limitPasswordCheck } from "../http/account-limits.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { Account, Session, Stores } from "../storage/index.js";
 import { needsRehash, storedHashFormat } from "./hash-formats.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { NewUser } from "../storage/users.js";
+import { CREDENTIAL_MESSAGES } from "./messages.js";
 import { usernameTakenError } from "./username.js";
 import { RESET_PASSWORD_PREFIX } from "../verification/identifiers.js";
 
@@ -84,10 +85,10 @@ export async function checkCurrentPassword(
   opts: { rehash?: boolean } = {},
 ): Promise<Account> {
   const account = await runtime.stores.accounts.findCredentialAccount(userId);
-  if (!account?.password) throw new APIError("BAD_REQUEST", MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
+  if (!account?.password) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.CREDENTIAL_ACCOUNT_NOT_FOUND);
   const stored = account.password;
   if (!(await limitPasswordCheck(runtime, `user:${userId}`, () => runtime.hasher.verify(stored, password)))) {
-    throw new APIError("BAD_REQUEST", MESSAGES.INVALID_PASSWORD);
+    throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_PASSWORD);
   }
   if (opts.rehash !== false) await upgradePasswordHash(runtime, userId, account.password, password);
   return account;

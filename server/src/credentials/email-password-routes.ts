@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { limitPasswordCheck, type AccountKey } from "../http/account-limits.js";
 import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
+import { USER_MESSAGES } from "../user/messages.js";
 import { insertUserWithPassword, upgradePasswordHash } from "./credential-account.js";
+import { CREDENTIAL_MESSAGES } from "./messages.js";
 import { checkNewPassword } from "./rules.js";
 import { signIn, type SignInMethod } from "../session/sign-in.js";
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "./username.js";
@@ -48,14 +50,14 @@ export const signUpEmail = defineEndpoint({
     const { runtime, body } = ctx;
     const options = runtime.config.emailAndPassword;
     if (!options.enabled || options.disableSignUp) {
-      throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_PASSWORD_SIGN_UP_DISABLED);
+      throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.EMAIL_AND_PASSWORD_SIGN_UP_IS_NOT_ENABLED);
     }
     rejectProtectedFields(body);
     const email = normalizeEmail(body.email);
-    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_EMAIL);
     checkNewPassword(runtime, body.password);
     const lang = body.lang === undefined ? null : toLanguage(body.lang);
-    if (body.lang !== undefined && !lang) throw new APIError("BAD_REQUEST", "Unsupported language");
+    if (body.lang !== undefined && !lang) throw new APIError("BAD_REQUEST", USER_MESSAGES.UNSUPPORTED_LANGUAGE);
     const names = await usernameChanges(runtime, body);
 
     const signsIn = options.autoSignIn && !options.requireEmailVerification;
@@ -68,7 +70,7 @@ export const signUpEmail = defineEndpoint({
         markRegistrant(ctx, lookalike.id); // as a real sign-up does, cookie included
         return { token: null, user: publicUser(lookalike) };
       }
-      throw new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS);
+      throw new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USER_ALREADY_EXISTS);
     }
 
     const hash = await runtime.hasher.hash(body.password);
@@ -76,7 +78,7 @@ export const signUpEmail = defineEndpoint({
     // The first session is written with the user and their password, in the same statement or transaction.
     const insert = (session?: Session) =>
       insertUserWithPassword(runtime, user, hash, session).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", MESSAGES.USER_ALREADY_EXISTS) : error;
+        throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USER_ALREADY_EXISTS) : error;
       });
     // Signing in goes through the one way in (session/sign-in.ts), which hands the session back to be stored here.
     const session = signsIn
@@ -123,14 +125,14 @@ export const signInEmail = defineEndpoint({
   tags: ["Email and password"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    if (!runtime.config.emailAndPassword.enabled) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_PASSWORD_DISABLED);
+    if (!runtime.config.emailAndPassword.enabled) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.EMAIL_AND_PASSWORD_IS_NOT_ENABLED);
     const email = normalizeEmail(body.email);
-    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_EMAIL);
     if (body.password.length > runtime.config.emailAndPassword.maxPasswordLength) {
-      throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
+      throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_LONG);
     }
     const user = await verifyEmailPassword(runtime, email, body.password);
-    return completeSignIn(ctx, user, body, MESSAGES.EMAIL_NOT_VERIFIED, "email");
+    return completeSignIn(ctx, user, body, CREDENTIAL_MESSAGES.EMAIL_NOT_VERIFIED, "email");
   },
 });
 
@@ -195,5 +197,5 @@ export async function verifyUserPassword(
 /** Checks an email and password (401 Invalid email or password on any failure). */
 export async function verifyEmailPassword(runtime: Runtime, email: string, password: string): Promise<User> {
   const found = await runtime.stores.users.findUserAndPassword("email", email);
-  return verifyUserPassword(runtime, found, password, MESSAGES.INVALID_EMAIL_OR_PASSWORD, `email:${email}`);
+  return verifyUserPassword(runtime, found, password, CREDENTIAL_MESSAGES.INVALID_EMAIL_OR_PASSWORD, `email:${email}`);
 }

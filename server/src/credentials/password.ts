@@ -2,6 +2,7 @@ import { randomBytes, scrypt as scryptCallback } from "node:crypto";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { APIError } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import { storedHashFormat } from "./hash-formats.js";
 
 /**
@@ -222,7 +223,7 @@ export function createPasswordHasher(opts: { concurrency: number; nice: number; 
     new Promise<{ key?: string; ok?: boolean }>((resolve, reject) => {
       if (closed) return reject(new Error("password hasher closed"));
       if (queue.length >= maxQueue) {
-        return reject(new APIError("SERVICE_UNAVAILABLE", "Too many requests. Please try again later."));
+        return reject(new APIError("SERVICE_UNAVAILABLE", HTTP_MESSAGES.TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER));
       }
       queue.push({ id: nextId++, ...spec, resolve, reject });
       dispatch();

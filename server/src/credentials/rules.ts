@@ -1,13 +1,14 @@
 import type { EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/models.js";
+import { CREDENTIAL_MESSAGES } from "./messages.js";
 
 /** Password length bounds (SPEC.md section 5), checked wherever a new password is chosen. */
 export function checkNewPassword(runtime: Runtime, password: string): void {
   const { minPasswordLength, maxPasswordLength } = runtime.config.emailAndPassword;
-  if (password.length < minPasswordLength) throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_SHORT);
-  if (password.length > maxPasswordLength) throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
+  if (password.length < minPasswordLength) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_SHORT);
+  if (password.length > maxPasswordLength) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_LONG);
 }
 
 /** A user is banned while their ban has no end or has not ended yet. */

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import { completeSignIn, signInResponseSchema, verifyUserPassword } from "./email-password-routes.js";
-import { normalizeUsername, USERNAME_MESSAGES, usernameSchema } from "./username.js";
+import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "./messages.js";
+import { normalizeUsername, usernameSchema } from "./username.js";
 
 export const signInUsername = defineEndpoint({
   method: "POST",
@@ -22,20 +23,20 @@ export const signInUsername = defineEndpoint({
   tags: ["Username"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    if (!runtime.config.emailAndPassword.enabled) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_PASSWORD_DISABLED);
+    if (!runtime.config.emailAndPassword.enabled) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.EMAIL_AND_PASSWORD_IS_NOT_ENABLED);
     const username = normalizeUsername(runtime, body.username);
     if (body.password.length > runtime.config.emailAndPassword.maxPasswordLength) {
-      throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
+      throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_LONG);
     }
     const found = await runtime.stores.users.findUserAndPassword("username", username);
     const user = await verifyUserPassword(
       runtime,
       found,
       body.password,
-      USERNAME_MESSAGES.INVALID_USERNAME_OR_PASSWORD,
+      CREDENTIAL_MESSAGES.INVALID_USERNAME_OR_PASSWORD,
       `username:${username}`,
     );
-    return completeSignIn(ctx, user, body, USERNAME_MESSAGES.EMAIL_NOT_VERIFIED, "username");
+    return completeSignIn(ctx, user, body, CREDENTIAL_FIXED_CODES.EMAIL_NOT_VERIFIED, "username");
   },
 });
 

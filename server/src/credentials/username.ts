@@ -1,16 +1,7 @@
 import { z } from "zod";
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-
-/** The username catalogue, worded as SPEC.md section 8 has it; every username problem is a 422. */
-export const USERNAME_MESSAGES = {
-  INVALID_USERNAME_OR_PASSWORD: "invalid username or password",
-  EMAIL_NOT_VERIFIED: "email not verified",
-  USERNAME_IS_ALREADY_TAKEN: "username is already taken. please try another.",
-  USERNAME_TOO_SHORT: "username is too short",
-  USERNAME_TOO_LONG: "username is too long",
-  INVALID_USERNAME: "username is invalid",
-} as const;
+import { CREDENTIAL_MESSAGES } from "./messages.js";
 
 /** Letters, digits, underscore and dot (SPEC.md section 5). */
 const USERNAME_PATTERN = /^[A-Za-z0-9_.]+$/;
@@ -25,14 +16,14 @@ export const displayUsernameSchema = z.string().trim().min(1).max(256);
  */
 export function normalizeUsername(runtime: Runtime, raw: string): string {
   const { minUsernameLength, maxUsernameLength } = runtime.config.username;
-  if (raw.length < minUsernameLength) throw new APIError("UNPROCESSABLE_ENTITY", USERNAME_MESSAGES.USERNAME_TOO_SHORT);
-  if (raw.length > maxUsernameLength) throw new APIError("UNPROCESSABLE_ENTITY", USERNAME_MESSAGES.USERNAME_TOO_LONG);
-  if (!USERNAME_PATTERN.test(raw)) throw new APIError("UNPROCESSABLE_ENTITY", USERNAME_MESSAGES.INVALID_USERNAME);
+  if (raw.length < minUsernameLength) throw new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USERNAME_IS_TOO_SHORT);
+  if (raw.length > maxUsernameLength) throw new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USERNAME_IS_TOO_LONG);
+  if (!USERNAME_PATTERN.test(raw)) throw new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USERNAME_IS_INVALID);
   return raw.toLowerCase();
 }
 
 export const usernameTakenError = () =>
-  new APIError("UNPROCESSABLE_ENTITY", USERNAME_MESSAGES.USERNAME_IS_ALREADY_TAKEN);
+  new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER);
 
 /** Throws 422 when another user holds the (normalised) username. */
 export async function assertUsernameFree(runtime: Runtime, username: string, ownerId?: string): Promise<void> {

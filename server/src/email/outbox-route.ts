@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 
 /**
  * Development only: the messages the outbox mailer kept (no SMTP server configured). In production, or with
@@ -28,7 +29,7 @@ export const devOutbox = defineEndpoint({
   tags: ["Development"],
   async handler(ctx) {
     const outbox = ctx.runtime.mailer.outbox;
-    if (ctx.runtime.config.production || !outbox) throw new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
+    if (ctx.runtime.config.production || !outbox) throw new APIError("NOT_FOUND", HTTP_MESSAGES.NOT_FOUND);
     return outbox;
   },
 });

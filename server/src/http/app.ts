@@ -4,7 +4,8 @@ import { isUnavailableError } from "../storage/database.js";
 import { StorageUnavailableError } from "../storage/secondary/types.js";
 import { clientIp, isLocalRequest } from "./client-ip.js";
 import type { AnyEndpoint, RateLimitDeclaration } from "./endpoint.js";
-import { APIError, MESSAGES } from "./errors.js";
+import { APIError } from "./errors.js";
+import { HTTP_FIXED_CODES, HTTP_MESSAGES } from "./messages.js";
 import { buildOpenApiDocument, renderReferencePage } from "./openapi.js";
 import { runEndpoint, type CallResult, type NodeBody } from "./pipeline.js";
 import { VERSION } from "../version.js";
@@ -33,7 +34,7 @@ export function errorResponse(runtime: Runtime, error: unknown, request?: Reques
   }
   if (error instanceof StorageUnavailableError || isUnavailableError(error)) {
     runtime.logger.warn({ err: (error as Error).message, path: request ? new URL(request.url).pathname : undefined }, "storage unavailable");
-    return new Response(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: MESSAGES.SERVICE_UNAVAILABLE }), {
+    return new Response(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: HTTP_FIXED_CODES.SERVICE_UNAVAILABLE }), {
       status: 503,
       headers: { ...jsonHeaders(), "retry-after": "1" },
     });
@@ -42,7 +43,7 @@ export function errorResponse(runtime: Runtime, error: unknown, request?: Reques
     { err: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) },
     "unhandled error",
   );
-  return new Response(JSON.stringify({ code: "INTERNAL_SERVER_ERROR", message: MESSAGES.INTERNAL_SERVER_ERROR }), {
+  return new Response(JSON.stringify({ code: "INTERNAL_SERVER_ERROR", message: HTTP_MESSAGES.INTERNAL_SERVER_ERROR }), {
     status: 500,
     headers: jsonHeaders(),
   });
@@ -90,7 +91,7 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
   };
   const localOnly = (request: Request, env: HonoEnv["Bindings"]) => {
     if (!isLocalRequest(env.remoteAddress, (name) => request.headers.get(name), runtime.base.url(), proxyHeaders)) {
-      throw new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
+      throw new APIError("NOT_FOUND", HTTP_MESSAGES.NOT_FOUND);
     }
   };
 
@@ -155,7 +156,7 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
     } catch (error) {
       return errorResponse(runtime, error, c.req.raw);
     }
-    return new Response(JSON.stringify({ code: "NOT_FOUND", message: MESSAGES.NOT_FOUND }), {
+    return new Response(JSON.stringify({ code: "NOT_FOUND", message: HTTP_MESSAGES.NOT_FOUND }), {
       status: 404,
       headers: jsonHeaders(),
     });

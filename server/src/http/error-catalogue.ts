@@ -1,26 +1,61 @@
-import { ADMIN_MESSAGES } from "../admin/messages.js";
-import { USERNAME_MESSAGES } from "../credentials/username.js";
-import { ORG_MESSAGES } from "../organization/messages.js";
-import { OAUTH_MESSAGES } from "../social/errors.js";
-import { codeOf, MESSAGES } from "./errors.js";
+import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "../admin/messages.js";
+import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "../credentials/messages.js";
+import { ORG_FIXED_CODES, ORG_MESSAGES } from "../organization/messages.js";
+import { SESSION_MESSAGES } from "../session/messages.js";
+import { OAUTH_FIXED_CODES, OAUTH_MESSAGES } from "../social/messages.js";
+import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
+import { VERIFICATION_MESSAGES } from "../verification/messages.js";
+import { HTTP_FIXED_CODES, HTTP_MESSAGES } from "./messages.js";
 
 /**
- * Every domain's error catalogue, by domain. The wire code of an entry is `codeOf(message)` (SPEC.md section 8);
- * the client's `ErrorCode` union (client/src/contract.gen.ts) is generated from this list.
+ * Every domain's error catalogue, by domain: `{ CODE: message }`, each key the code SPEC.md section 8's rule
+ * derives from its message (http/errors.ts codeOf; server/test/error-catalogue.test.ts checks every entry).
+ * The client's `ErrorCode` union (client/src/contract.gen.ts) and the web app's translated error texts
+ * (web/src/i18n, `serverErrors`) are keyed by these codes.
  */
 export const ERROR_CATALOGUES = {
-  core: MESSAGES,
-  username: USERNAME_MESSAGES,
+  http: HTTP_MESSAGES,
+  credentials: CREDENTIAL_MESSAGES,
+  session: SESSION_MESSAGES,
+  user: USER_MESSAGES,
+  verification: VERIFICATION_MESSAGES,
   social: OAUTH_MESSAGES,
   organization: ORG_MESSAGES,
   admin: ADMIN_MESSAGES,
 } as const;
 
-/** The wire codes of every catalogue, sorted, without repeats. */
+/**
+ * The exceptions to the rule, by domain, each a `{ CODE: message }` section beside its catalogue: messages sent
+ * under a code they do not give alone, because the message
+ * - is configured (BANNED_USER: the operator's `admin.bannedUserMessage`, this text by default),
+ * - carries a value, written `{name}` and filled by fillMessage (FIELD_NOT_ALLOWED, VALIDATION_ERROR, a provider's
+ *   id, a Content-Type),
+ * - is a sentence the code never was (SERVICE_UNAVAILABLE, named by its status), or
+ * - is a second spelling SPEC.md section 8 or API-NOTES.md fixes for a code of a catalogue ("Invitation not
+ *   found!", "email not verified", "user not found", "Provider {id} not found").
+ * Clients rely on these codes (API-NOTES.md 1.2), so they are fixed here; server/test/error-catalogue.test.ts
+ * lists every one of them, so a new exception is a decision, never an accident.
+ */
+export const FIXED_CODES = {
+  http: HTTP_FIXED_CODES,
+  credentials: CREDENTIAL_FIXED_CODES,
+  user: USER_FIXED_CODES,
+  social: OAUTH_FIXED_CODES,
+  organization: ORG_FIXED_CODES,
+  admin: ADMIN_FIXED_CODES,
+} as const;
+
+/** The keys of every section of a by-domain record. */
+type KeysOfSections<T> = { [Domain in keyof T]: keyof T[Domain] }[keyof T];
+
+/** Every code the service sends in an error body (`{ code, message }`). */
+export type ErrorCode = KeysOfSections<typeof ERROR_CATALOGUES> | KeysOfSections<typeof FIXED_CODES>;
+
+/** The wire codes of every catalogue and every fixed code, sorted, without repeats. */
 export function allErrorCodes(): string[] {
   const codes = new Set<string>();
-  for (const catalogue of Object.values(ERROR_CATALOGUES)) {
-    for (const message of Object.values(catalogue)) if (typeof message === "string") codes.add(codeOf(message));
+  for (const section of [...Object.values(ERROR_CATALOGUES), ...Object.values(FIXED_CODES)]) {
+    for (const code of Object.keys(section)) codes.add(code);
   }
   return [...codes].sort();
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Runtime } from "../runtime.js";
 import { isSessionFresh } from "../session/freshness.js";
+import { SESSION_MESSAGES } from "../session/messages.js";
 import { isForeignKeyViolation } from "../storage/constraint-errors.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { parseCookies, serializeCookie, type CookieAttributes } from "./cookies.js";
@@ -11,16 +12,24 @@ import {
   type CallbackField,
   type EndpointContext,
 } from "./endpoint.js";
-import { APIError, MESSAGES, VALIDATION_ERROR } from "./errors.js";
+import { APIError, fillMessage } from "./errors.js";
+import { HTTP_FIXED_CODES, HTTP_MESSAGES } from "./messages.js";
 
 /** Largest request body accepted; auth payloads are tiny, so anything bigger is refused before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const CALLBACK_MESSAGES: Record<CallbackField, string> = {
-  callbackURL: MESSAGES.INVALID_CALLBACK_URL,
-  redirectTo: MESSAGES.INVALID_REDIRECT_URL,
-  errorCallbackURL: MESSAGES.INVALID_ERROR_CALLBACK_URL,
-  newUserCallbackURL: MESSAGES.INVALID_NEW_USER_CALLBACK_URL,
+  callbackURL: HTTP_MESSAGES.INVALID_CALLBACKURL,
+  redirectTo: HTTP_MESSAGES.INVALID_REDIRECTURL,
+  errorCallbackURL: HTTP_MESSAGES.INVALID_ERRORCALLBACKURL,
+  newUserCallbackURL: HTTP_MESSAGES.INVALID_NEWUSERCALLBACKURL,
+};
+
+const NOT_A_STRING: Record<CallbackField, string> = {
+  callbackURL: HTTP_MESSAGES.INVALID_CALLBACKURL_EXPECTED_A_STRING,
+  redirectTo: HTTP_MESSAGES.INVALID_REDIRECTTO_EXPECTED_A_STRING,
+  errorCallbackURL: HTTP_MESSAGES.INVALID_ERRORCALLBACKURL_EXPECTED_A_STRING,
+  newUserCallbackURL: HTTP_MESSAGES.INVALID_NEWUSERCALLBACKURL_EXPECTED_A_STRING,
 };
 
 export interface IncomingCall {
@@ -79,7 +88,7 @@ function readNodeBody(incoming: NodeBody): Promise<string> {
       }
       stop();
       incoming.resume(); // the rest is read and dropped
-      reject(new APIError(413, MESSAGES.BODY_TOO_LARGE));
+      reject(new APIError(413, HTTP_MESSAGES.REQUEST_BODY_IS_TOO_LARGE));
     };
     const onEnd = () => {
       stop();
@@ -88,7 +97,7 @@ function readNodeBody(incoming: NodeBody): Promise<string> {
     // The client went away (or the connection broke) before the body was whole.
     const onGone = () => {
       stop();
-      reject(new APIError(400, "Request body incomplete"));
+      reject(new APIError(400, HTTP_MESSAGES.REQUEST_BODY_INCOMPLETE));
     };
     incoming.on("data", onData);
     incoming.on("end", onEnd);
@@ -99,7 +108,7 @@ function readNodeBody(incoming: NodeBody): Promise<string> {
 
 async function readBody(request: Request, incoming?: NodeBody): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new APIError(413, MESSAGES.BODY_TOO_LARGE);
+  if (declared > MAX_BODY_BYTES) throw new APIError(413, HTTP_MESSAGES.REQUEST_BODY_IS_TOO_LARGE);
   if (incoming) return readNodeBody(incoming);
   if (!request.body) return "";
   const reader = request.body.getReader();
@@ -111,7 +120,7 @@ async function readBody(request: Request, incoming?: NodeBody): Promise<string> 
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel().catch(() => undefined);
-      throw new APIError(413, MESSAGES.BODY_TOO_LARGE);
+      throw new APIError(413, HTTP_MESSAGES.REQUEST_BODY_IS_TOO_LARGE);
     }
     chunks.push(value);
   }
@@ -131,22 +140,30 @@ async function parseBody(endpoint: AnyEndpoint, request: Request, incoming?: Nod
   const text = await readBody(request, incoming);
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const allowed = endpoint.acceptsForm ? "application/json, application/x-www-form-urlencoded" : "application/json";
+  const unsupported = () =>
+    new APIError(415, fillMessage(HTTP_FIXED_CODES.UNSUPPORTED_MEDIA_TYPE, { type: JSON.stringify(type), allowed }), {
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    });
   if (text.trim() === "") {
     if (type && type !== "application/json" && !(endpoint.acceptsForm && type === "application/x-www-form-urlencoded")) {
-      throw new APIError(415, `Content-Type "${type}" is not allowed. Allowed types: ${allowed}`);
+      throw unsupported();
     }
     return undefined;
   }
-  if (!type) throw new APIError(415, `Content-Type is required. Allowed types: ${allowed}`);
+  if (!type) {
+    throw new APIError(415, fillMessage(HTTP_FIXED_CODES.CONTENT_TYPE_IS_REQUIRED, { allowed }), {
+      code: "CONTENT_TYPE_IS_REQUIRED",
+    });
+  }
   if (type === "application/json") {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new APIError("BAD_REQUEST", MESSAGES.INVALID_JSON);
+      throw new APIError("BAD_REQUEST", HTTP_MESSAGES.INVALID_JSON_IN_REQUEST_BODY);
     }
   }
   if (endpoint.acceptsForm && type === "application/x-www-form-urlencoded") return formToObject(text);
-  throw new APIError(415, `Content-Type "${type}" is not allowed. Allowed types: ${allowed}`);
+  throw unsupported();
 }
 
 export function queryToObject(params: URLSearchParams): Record<string, string | string[]> {
@@ -159,12 +176,12 @@ export function queryToObject(params: URLSearchParams): Record<string, string | 
   return out;
 }
 
-function validate(schema: z.ZodType | undefined, value: unknown, message: string, root: string): unknown {
+function validate(schema: z.ZodType | undefined, value: unknown, root: "body" | "query"): unknown {
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new APIError("BAD_REQUEST", message, {
-    code: VALIDATION_ERROR,
+  throw new APIError("BAD_REQUEST", fillMessage(HTTP_FIXED_CODES.VALIDATION_ERROR, { source: root }), {
+    code: "VALIDATION_ERROR",
     extra: {
       issues: result.error.issues.map((issue) => ({
         path: [root, ...issue.path.map(String)].join("."),
@@ -196,15 +213,15 @@ function checkOrigin(runtime: Runtime, endpoint: AnyEndpoint, call: IncomingCall
   const trusted = (origin: string) => runtime.origins.isTrustedOrigin(origin);
   const origin = requestOrigin(call);
   if (call.headers.has("cookie")) {
-    if (!origin || origin === "null") throw new APIError("FORBIDDEN", MESSAGES.MISSING_OR_NULL_ORIGIN);
-    if (!trusted(origin)) throw new APIError("FORBIDDEN", MESSAGES.INVALID_ORIGIN);
+    if (!origin || origin === "null") throw new APIError("FORBIDDEN", HTTP_MESSAGES.MISSING_OR_NULL_ORIGIN);
+    if (!trusted(origin)) throw new APIError("FORBIDDEN", HTTP_MESSAGES.INVALID_ORIGIN);
   }
   if (endpoint.acceptsForm) {
     // Sign-in and sign-up forms: a cross-site page must not sign a visitor into an attacker's account.
     if (call.headers.get("sec-fetch-site") === "cross-site" && call.headers.get("sec-fetch-mode") === "navigate") {
-      throw new APIError("FORBIDDEN", MESSAGES.CROSS_SITE_NAVIGATION_LOGIN_BLOCKED);
+      throw new APIError("FORBIDDEN", HTTP_MESSAGES.CROSS_SITE_NAVIGATION_LOGIN_BLOCKED_THIS_REQUEST_APPEARS_TO_BE_A_CSRF_ATTACK);
     }
-    if (origin && !trusted(origin)) throw new APIError("FORBIDDEN", MESSAGES.INVALID_ORIGIN);
+    if (origin && !trusted(origin)) throw new APIError("FORBIDDEN", HTTP_MESSAGES.INVALID_ORIGIN);
   }
 }
 
@@ -214,7 +231,7 @@ function checkCallbacks(runtime: Runtime, endpoint: AnyEndpoint, body: unknown, 
       if (!source || typeof source !== "object") continue;
       const value = (source as Record<string, unknown>)[field];
       if (value === undefined || value === null || value === "") continue;
-      if (typeof value !== "string") throw new APIError("BAD_REQUEST", `Invalid ${field}: expected a string`);
+      if (typeof value !== "string") throw new APIError("BAD_REQUEST", NOT_A_STRING[field]);
       if (!runtime.origins.isTrustedCallback(value)) throw new APIError("FORBIDDEN", CALLBACK_MESSAGES[field]);
     }
   }
@@ -228,9 +245,9 @@ function checkCallbacks(runtime: Runtime, endpoint: AnyEndpoint, body: unknown, 
 async function referenceGone(runtime: Runtime, ctx: EndpointContext): Promise<APIError> {
   const token = runtime.sessions.sessionTokenOf(ctx);
   if (token && !(await runtime.stores.sessions.findSessionAndUser(token))) {
-    return new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    return new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
   }
-  return new APIError(409, MESSAGES.REFERENCED_RECORD_GONE);
+  return new APIError(409, HTTP_MESSAGES.REFERENCED_RECORD_NO_LONGER_EXISTS);
 }
 
 /** Runs one endpoint for one call: the whole request path after routing and rate limiting. */
@@ -247,8 +264,8 @@ export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call:
 
   checkOrigin(runtime, endpoint, call);
   const rawBody = call.request && endpoint.method !== "GET" ? await parseBody(endpoint, call.request, call.incoming) : call.body;
-  const body = validate(endpoint.body, rawBody ?? (endpoint.body ? {} : undefined), MESSAGES.INVALID_BODY, "body");
-  const query = validate(endpoint.query, queryToObject(call.url.searchParams), MESSAGES.INVALID_QUERY, "query");
+  const body = validate(endpoint.body, rawBody ?? (endpoint.body ? {} : undefined), "body");
+  const query = validate(endpoint.query, queryToObject(call.url.searchParams), "query");
   checkCallbacks(runtime, endpoint, body, query);
 
   const ctx: EndpointContext = {
@@ -280,9 +297,9 @@ export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call:
 
   if (endpoint.auth !== "none") {
     const session = await ctx.getSession({ disableCookieCache: endpoint.auth !== "session" });
-    if (!session) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    if (!session) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
     if (endpoint.auth === "fresh" && !isSessionFresh(runtime.config.session, session.session, runtime.now())) {
-      throw new APIError("FORBIDDEN", MESSAGES.SESSION_NOT_FRESH);
+      throw new APIError("FORBIDDEN", SESSION_MESSAGES.SESSION_IS_NOT_FRESH);
     }
     ctx.session = session;
   }

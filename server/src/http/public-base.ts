@@ -1,6 +1,7 @@
 import { isIPv6 } from "node:net";
 import type { Logger } from "../logger.js";
 import { APIError } from "./errors.js";
+import { HTTP_MESSAGES } from "./messages.js";
 
 /**
  * The service's public URL, the one links in mail and OAuth redirect URIs are built on and whose origin the origin
@@ -18,7 +19,7 @@ export interface PublicBase {
   listeningOn(hostname: string, port: number): void;
 }
 
-export const BASE_URL_REQUIRED = "baseURL is not set: links in mail and OAuth redirects need it (set BASE_URL)";
+export const BASE_URL_REQUIRED = HTTP_MESSAGES.BASEURL_IS_NOT_SET_LINKS_IN_MAIL_AND_OAUTH_REDIRECTS_NEED_IT_SET_BASE_URL;
 
 export function createPublicBase(baseURL: string | undefined): PublicBase {
   let fixed: string | null = baseURL ? baseURL.replace(/\/+$/, "") : null;

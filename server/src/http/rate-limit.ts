@@ -1,7 +1,8 @@
 import type { Config } from "../config/index.js";
 import type { SecondaryStorage } from "../storage/secondary/types.js";
 import type { RateLimitDeclaration } from "./endpoint.js";
-import { APIError, MESSAGES } from "./errors.js";
+import { APIError } from "./errors.js";
+import { HTTP_MESSAGES } from "./messages.js";
 
 interface Rule {
   window: number; // seconds
@@ -36,7 +37,7 @@ export interface RateLimiter {
 /** Throws the 429 every limit answers: the message, and when to try again in both headers clients read. */
 export function tooManyRequests(retryAfterMs: number): APIError {
   const retryAfter = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-  return new APIError("TOO_MANY_REQUESTS", MESSAGES.TOO_MANY_REQUESTS, {
+  return new APIError("TOO_MANY_REQUESTS", HTTP_MESSAGES.TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER, {
     headers: { "X-Retry-After": retryAfter, "Retry-After": retryAfter },
   });
 }

@@ -1,3 +1,4 @@
+import { ORG_MESSAGES } from "./messages.js";
 /**
  * Organization access control as data (SPEC.md section 6, API-NOTES.md 2.2): what each built-in role may do
  * to each resource. A member's role string may hold several roles, comma-separated.
@@ -37,12 +38,7 @@ export const ROLES: Readonly<Record<RoleName, Permissions>> = {
   },
 };
 
-/** Why a check failed (SPEC.md section 6). */
-export const ACCESS_MESSAGES = {
-  UNKNOWN_RESOURCE: "You are not allowed to access resource",
-  MISSING_ACTIONS: "unauthorized to access resource",
-} as const;
-
+/** Why a check failed (SPEC.md section 6): ORG_MESSAGES' two access-control refusals. */
 export type AccessResult = { success: true; error: null } | { success: false; error: string };
 
 /** The roles of a role string: split on commas, trimmed, empty parts and repeats dropped. */
@@ -75,9 +71,9 @@ export function checkAccess(roleString: string, request: Readonly<Record<string,
     const allowed = grants
       .map((grant) => (Object.hasOwn(grant, resource) ? grant[resource] : undefined))
       .filter((a) => a !== undefined);
-    if (allowed.length === 0) return { success: false, error: ACCESS_MESSAGES.UNKNOWN_RESOURCE };
+    if (allowed.length === 0) return { success: false, error: ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE };
     if (!allowed.some((granted) => actions.every((action) => granted.includes(action)))) {
-      return { success: false, error: ACCESS_MESSAGES.MISSING_ACTIONS };
+      return { success: false, error: ORG_MESSAGES.UNAUTHORIZED_TO_ACCESS_RESOURCE };
     }
   }
   return { success: true, error: null };

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { Invitation, Member, MemberWithUser, Stores, User } from "../storage/index.js";
 import { normalizeEmail } from "../user/email-address.js";
 import type { Runtime } from "../runtime.js";
 import { invitingRefusal } from "./access-control.js";
 import { activateOrganization, callerOf, inTransaction, splitTeamIds } from "./membership.js";
-import { ORG_MESSAGES } from "./messages.js";
+import { ORG_FIXED_CODES, ORG_MESSAGES } from "./messages.js";
 import { invitationSchema, memberSchema, publicInvitation, publicMember } from "./public.js";
 import { emailInputSchema, idSchema } from "./schemas.js";
 
@@ -22,7 +23,7 @@ const TAGS = ["Organization invitations"] as const;
  */
 function requireRecipient(runtime: Runtime, invitation: Invitation, user: User, unverifiedMessage: string): void {
   if (normalizeEmail(invitation.email) !== normalizeEmail(user.email)) {
-    throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_THE_RECIPIENT);
+    throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION);
   }
   if (runtime.config.organization.requireEmailVerificationOnInvitation && !user.emailVerified) {
     throw new APIError("FORBIDDEN", unverifiedMessage);
@@ -39,9 +40,9 @@ const isOpen = (invitation: Invitation, now: Date) => invitation.status === "pen
  */
 async function requireEntitledInviter(runtime: Runtime, stores: Stores, invitation: Invitation): Promise<MemberWithUser> {
   const inviter = await stores.members.findMemberByUserId(invitation.organizationId, invitation.inviterId);
-  if (!inviter) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_NO_LONGER_MEMBER);
+  if (!inviter) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION);
   if (invitingRefusal(inviter.role, invitation.role, runtime.config.organization.creatorRole)) {
-    throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_NO_LONGER_ALLOWED);
+    throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_IS_NO_LONGER_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE);
   }
   return inviter;
 }
@@ -63,11 +64,11 @@ export const acceptInvitation = defineEndpoint({
     const { user } = caller;
     const invitation = await runtime.stores.invitations.findInvitationById(body.invitationId);
     if (!invitation) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITATION_NOT_FOUND);
-    requireRecipient(runtime, invitation, user, ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_TO_ANSWER);
+    requireRecipient(runtime, invitation, user, ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION);
     const now = runtime.now();
     if (!isOpen(invitation, now)) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITATION_NOT_FOUND);
     const organizationId = invitation.organizationId;
-    const alreadyMember = () => new APIError("BAD_REQUEST", ORG_MESSAGES.ALREADY_A_MEMBER);
+    const alreadyMember = () => new APIError("BAD_REQUEST", ORG_MESSAGES.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION);
 
     let result: { accepted: Invitation; member: Member; teams: string[] };
     try {
@@ -82,7 +83,7 @@ export const acceptInvitation = defineEndpoint({
         await requireEntitledInviter(runtime, stores, accepted);
         if (await stores.members.findMemberByUserId(organizationId, user.id)) throw alreadyMember();
         if ((await stores.members.countOrganizationMembers(organizationId)) >= options.membershipLimit) {
-          throw new APIError("FORBIDDEN", ORG_MESSAGES.MEMBERSHIP_LIMIT_REACHED);
+          throw new APIError("FORBIDDEN", ORG_MESSAGES.ORGANIZATION_MEMBERSHIP_LIMIT_REACHED);
         }
         const member: Member = {
           id: generateId(),
@@ -128,10 +129,10 @@ export const rejectInvitation = defineEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     const { user } = callerOf(ctx);
-    const notFound = () => new APIError("BAD_REQUEST", ORG_MESSAGES.INVITATION_NOT_FOUND_ON_REJECT);
+    const notFound = () => new APIError("BAD_REQUEST", ORG_FIXED_CODES.INVITATION_NOT_FOUND);
     const invitation = await runtime.stores.invitations.findInvitationById(body.invitationId);
     if (!invitation) throw notFound();
-    requireRecipient(runtime, invitation, user, ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_TO_ANSWER);
+    requireRecipient(runtime, invitation, user, ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION);
     const rejected = await runtime.stores.invitations.settlePendingInvitation(invitation.id, "rejected", runtime.now());
     if (!rejected) throw notFound();
     return { invitation: publicInvitation(rejected), member: null };
@@ -157,7 +158,7 @@ export const getInvitation = defineEndpoint({
     const { user } = callerOf(ctx);
     const invitation = await runtime.stores.invitations.findInvitationById(query.id);
     if (!invitation) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITATION_NOT_FOUND);
-    requireRecipient(runtime, invitation, user, ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_TO_VIEW);
+    requireRecipient(runtime, invitation, user, ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_TO_VIEW_OR_LIST_INVITATIONS_FOR_THE_SESSION_EMAIL);
     if (!isOpen(invitation, runtime.now())) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITATION_NOT_FOUND);
     const organization = await runtime.stores.organizations.findOrganizationById(invitation.organizationId);
     if (!organization) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
@@ -184,13 +185,13 @@ export const listUserInvitations = defineEndpoint({
     const { runtime, query } = ctx;
     let email: string;
     if (query.email !== undefined) {
-      if (!ctx.server) throw new APIError("BAD_REQUEST", ORG_MESSAGES.EMAIL_NOT_ALLOWED_FROM_CLIENT);
+      if (!ctx.server) throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_EMAIL_CANNOT_BE_PASSED_FOR_CLIENT_SIDE_API_CALLS);
       email = normalizeEmail(query.email);
     } else {
       const session = await ctx.getSession();
-      if (!session) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+      if (!session) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
       if (runtime.config.organization.requireEmailVerificationOnInvitation && !session.user.emailVerified) {
-        throw new APIError("FORBIDDEN", ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_TO_VIEW);
+        throw new APIError("FORBIDDEN", ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_TO_VIEW_OR_LIST_INVITATIONS_FOR_THE_SESSION_EMAIL);
       }
       email = session.user.email;
     }

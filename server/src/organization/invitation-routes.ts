@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Invitation, Stores } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { inBackground } from "../verification/background.js";
@@ -61,7 +62,7 @@ export const inviteMember = defineEndpoint({
     const options = runtime.config.organization;
     const caller = callerOf(ctx);
     const email = normalizeEmail(body.email);
-    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_EMAIL);
     const organizationId = organizationIdOf(ctx, body.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
     const organization = await requireOrganization(runtime, organizationId);
@@ -71,15 +72,15 @@ export const inviteMember = defineEndpoint({
       caller.user.id,
       badRequest(ORG_MESSAGES.MEMBER_NOT_FOUND),
     );
-    requirePermission(inviter, { invitation: ["create"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_INVITE));
+    requirePermission(inviter, { invitation: ["create"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION));
     const role = requireKnownRoles(body.role);
     if (invitingRefusal(inviter.role, role, options.creatorRole)) {
-      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_INVITE_ROLE);
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE);
     }
     const teamIds = body.teamId === undefined ? [] : [...new Set([body.teamId].flat())];
     await requireInvitationTeams(runtime.stores, options.teams, organizationId, teamIds);
     if (await runtime.stores.members.findMemberByEmail(organizationId, email)) {
-      throw new APIError("BAD_REQUEST", ORG_MESSAGES.ALREADY_A_MEMBER);
+      throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION);
     }
     const now = runtime.now();
     const expiresAt = new Date(now.getTime() + options.invitationExpiresIn * 1000);
@@ -92,7 +93,7 @@ export const inviteMember = defineEndpoint({
         if (renewed) return renewed;
       } else if (existing) {
         if (!options.cancelPendingInvitationsOnReInvite) {
-          throw new APIError("BAD_REQUEST", ORG_MESSAGES.ALREADY_INVITED);
+          throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION);
         }
         await stores.invitations.cancelPendingInvitations(organizationId, email);
       }
@@ -133,7 +134,7 @@ export const cancelInvitation = defineEndpoint({
     if (!invitation) throw notFound();
     // Only within the caller's own organizations: an invitation of another one is not found.
     const member = await requireMember(runtime, invitation.organizationId, caller.user.id, notFound);
-    requirePermission(member, { invitation: ["cancel"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_CANCEL_INVITATION));
+    requirePermission(member, { invitation: ["cancel"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION));
     const canceled = await runtime.stores.invitations.settlePendingInvitation(invitation.id, "canceled", runtime.now());
     if (!canceled) throw notFound();
     return publicInvitation(canceled);
@@ -151,15 +152,15 @@ export const listInvitations = defineEndpoint({
   async handler(ctx) {
     const { runtime, query } = ctx;
     const organizationId = organizationIdOf(ctx, query.organizationId);
-    if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ID_REQUIRED);
+    if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ID_IS_REQUIRED);
     const member = await requireMember(
       runtime,
       organizationId,
       callerOf(ctx).user.id,
-      forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER),
+      forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION),
     );
     if (!can(member.role, "invitation", "create")) {
-      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_LIST_INVITATIONS);
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS_FOR_THIS_ORGANIZATION);
     }
     const invitations = await runtime.stores.invitations.listOrganizationInvitations(organizationId);
     // Invitations that would make someone an owner are only for owners to see.

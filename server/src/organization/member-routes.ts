@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { Member } from "../storage/index.js";
 import { normalizeEmail } from "../user/email-address.js";
+import { USER_MESSAGES } from "../user/messages.js";
 import { hasRole } from "./access-control.js";
 import {
   badRequest,
@@ -47,7 +48,7 @@ export const leaveOrganization = defineEndpoint({
       const lastOwner =
         isCreator(runtime, member.role) &&
         (await countOtherCreators(runtime, stores, body.organizationId, member.id)) === 0;
-      if (lastOwner) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ONLY_OWNER_CANNOT_LEAVE);
+      if (lastOwner) throw new APIError("BAD_REQUEST", ORG_MESSAGES.YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER);
       await stores.teams.deleteUserTeamMemberships(body.organizationId, caller.user.id);
       await stores.members.deleteMember(body.organizationId, member.id);
       await stores.sessions.clearActiveOrganization(body.organizationId, caller.user.id);
@@ -80,7 +81,7 @@ export const removeMember = defineEndpoint({
       caller.user.id,
       badRequest(ORG_MESSAGES.MEMBER_NOT_FOUND),
     );
-    requirePermission(actor, { member: ["delete"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_DELETE_MEMBER));
+    requirePermission(actor, { member: ["delete"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER));
     const removed = await inTransaction(runtime, async (stores) => {
       await stores.organizations.lockOrganization(organizationId);
       // Looked up within the caller's organization only: a member id of another organization is not found.
@@ -90,9 +91,9 @@ export const removeMember = defineEndpoint({
       if (!target) throw new APIError("BAD_REQUEST", ORG_MESSAGES.MEMBER_NOT_FOUND);
       if (isCreator(runtime, target.role)) {
         // An admin cannot remove an owner; no one removes the last owner.
-        if (!isCreator(runtime, actor.role)) throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_DELETE_MEMBER);
+        if (!isCreator(runtime, actor.role)) throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER);
         if ((await countOtherCreators(runtime, stores, organizationId, target.id)) === 0) {
-          throw new APIError("BAD_REQUEST", ORG_MESSAGES.ONLY_OWNER_CANNOT_LEAVE);
+          throw new APIError("BAD_REQUEST", ORG_MESSAGES.YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER);
         }
       }
       await stores.teams.deleteUserTeamMemberships(organizationId, target.userId);
@@ -127,7 +128,7 @@ export const updateMemberRole = defineEndpoint({
       caller.user.id,
       badRequest(ORG_MESSAGES.MEMBER_NOT_FOUND),
     );
-    const refuse = forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_MEMBER);
+    const refuse = forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER);
     requirePermission(actor, { member: ["update"] }, refuse);
     const creatorRole = runtime.config.organization.creatorRole;
     const updated = await inTransaction(runtime, async (stores) => {
@@ -140,7 +141,7 @@ export const updateMemberRole = defineEndpoint({
         wasCreator &&
         !hasRole(role, creatorRole) &&
         (await countOtherCreators(runtime, stores, organizationId, target.id)) === 0;
-      if (demotesLastOwner) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_WITHOUT_OWNER);
+      if (demotesLastOwner) throw new APIError("BAD_REQUEST", ORG_MESSAGES.YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER);
       return stores.members.updateMemberRole(organizationId, target.id, role);
     });
     if (!updated) throw new APIError("BAD_REQUEST", ORG_MESSAGES.MEMBER_NOT_FOUND);
@@ -172,18 +173,18 @@ export const addMember = defineEndpoint({
     await requireOrganization(runtime, organizationId);
     const role = requireKnownRoles(body.role);
     if (session) {
-      const refuse = forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_CREATE_MEMBER);
+      const refuse = forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_MEMBER);
       const actor = await requireMember(
         runtime,
         organizationId,
         session.user.id,
-        badRequest(ORG_MESSAGES.NOT_A_MEMBER),
+        badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION),
       );
       requirePermission(actor, { member: ["create"] }, refuse);
       if (isCreator(runtime, role) && !isCreator(runtime, actor.role)) throw refuse();
     }
     if (!(await runtime.stores.users.findUserById(body.userId))) {
-      throw new APIError("BAD_REQUEST", MESSAGES.USER_NOT_FOUND);
+      throw new APIError("BAD_REQUEST", USER_MESSAGES.USER_NOT_FOUND);
     }
     if (body.teamId !== undefined) {
       const team = options.teams.enabled ? await runtime.stores.teams.findTeamById(body.teamId) : null;
@@ -193,13 +194,13 @@ export const addMember = defineEndpoint({
     }
     const now = runtime.now();
     const member: Member = { id: generateId(), organizationId, userId: body.userId, role, createdAt: now };
-    const alreadyMember = () => new APIError("BAD_REQUEST", ORG_MESSAGES.ALREADY_A_MEMBER);
+    const alreadyMember = () => new APIError("BAD_REQUEST", ORG_MESSAGES.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION);
     try {
       await inTransaction(runtime, async (stores) => {
         await stores.organizations.lockOrganization(organizationId);
         if (await stores.members.findMemberByUserId(organizationId, body.userId)) throw alreadyMember();
         if ((await stores.members.countOrganizationMembers(organizationId)) >= options.membershipLimit) {
-          throw new APIError("FORBIDDEN", ORG_MESSAGES.MEMBERSHIP_LIMIT_REACHED);
+          throw new APIError("FORBIDDEN", ORG_MESSAGES.ORGANIZATION_MEMBERSHIP_LIMIT_REACHED);
         }
         await stores.members.createMember(member);
         if (body.teamId !== undefined) {
@@ -265,7 +266,7 @@ export const getActiveMemberRole = defineEndpoint({
       runtime,
       organization.id,
       caller.user.id,
-      forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER),
+      forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION),
     );
     if (query.userId === undefined || query.userId === caller.user.id) return { role: own.role };
     const other = await requireMember(
@@ -300,7 +301,7 @@ export const listMembers = defineEndpoint({
     const { runtime, query } = ctx;
     const organization = await findNamedOrganization(ctx, query);
     if (!organization) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    await requireMember(runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER));
+    await requireMember(runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION));
     const filter =
       query.filterField !== undefined && query.filterValue !== undefined
         ? { field: query.filterField, operator: query.filterOperator ?? "eq", value: query.filterValue }

@@ -1,5 +1,6 @@
 import type { EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import type { Runtime } from "../runtime.js";
 import type { MemberWithUser, Organization, Session, Stores, Team } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
@@ -26,7 +27,7 @@ export function organizationIdOf(ctx: EndpointContext, given: string | null | un
 
 /** The signed-in caller, for routes whose auth level guarantees a session. */
 export function callerOf(ctx: EndpointContext): SessionAndUser {
-  if (!ctx.session) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+  if (!ctx.session) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
   return ctx.session;
 }
 
@@ -36,7 +37,7 @@ export function callerOf(ctx: EndpointContext): SessionAndUser {
  */
 export async function sessionOrServer(ctx: EndpointContext): Promise<SessionAndUser | null> {
   const session = await ctx.getSession();
-  if (!session && !ctx.server) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+  if (!session && !ctx.server) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
   return session;
 }
 
@@ -146,7 +147,7 @@ export function splitTeamIds(teamId: string | null): string[] {
 
 /** Team routes exist only with `organization.teams.enabled`; otherwise they answer like unknown paths. */
 export function requireTeamsEnabled(runtime: Runtime): void {
-  if (!runtime.config.organization.teams.enabled) throw new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
+  if (!runtime.config.organization.teams.enabled) throw new APIError("NOT_FOUND", HTTP_MESSAGES.NOT_FOUND);
 }
 
 /**

@@ -1,57 +1,68 @@
 /**
  * The organization error catalogue: SPEC.md section 8's messages where it gives one, API-NOTES.md 2.2's
- * otherwise. The wire code is derived from the message (http/errors.ts codeOf).
+ * otherwise. Each key is its message's code (http/errors.ts codeOf); every catalogue is listed in
+ * http/error-catalogue.ts.
  */
 export const ORG_MESSAGES = {
-  NOT_ALLOWED_TO_CREATE_ORGANIZATION: "You are not allowed to create a new organization",
-  ORGANIZATION_LIMIT_REACHED: "You have reached the maximum number of organizations",
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: "You are not allowed to create a new organization",
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: "You have reached the maximum number of organizations",
   ORGANIZATION_ALREADY_EXISTS: "Organization already exists",
   SLUG_IS_TAKEN: "slug is taken",
-  SLUG_ALREADY_TAKEN: "Organization slug already taken",
+  ORGANIZATION_SLUG_ALREADY_TAKEN: "Organization slug already taken",
   ORGANIZATION_NOT_FOUND: "Organization not found",
-  ORGANIZATION_ID_REQUIRED: "Organization ID is required",
-  ORGANIZATION_DELETION_DISABLED: "Organization deletion is disabled",
-  NOT_A_MEMBER: "User is not a member of the organization",
-  YOU_ARE_NOT_A_MEMBER: "You are not a member of this organization",
-  NOT_ALLOWED_TO_UPDATE_OR_DELETE_ORGANIZATION: "not allowed to update or delete this organization",
+  ORGANIZATION_ID_IS_REQUIRED: "Organization ID is required",
+  ORGANIZATION_DELETION_IS_DISABLED: "Organization deletion is disabled",
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "User is not a member of the organization",
+  YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: "You are not a member of this organization",
+  NOT_ALLOWED_TO_UPDATE_OR_DELETE_THIS_ORGANIZATION: "not allowed to update or delete this organization",
   NO_ACTIVE_ORGANIZATION: "No active organization",
-  USER_ID_OR_SESSION_REQUIRED: "Either userId or session is required",
-  USER_ID_NOT_ALLOWED: "userId is not allowed to be set",
+  EITHER_USERID_OR_SESSION_IS_REQUIRED: "Either userId or session is required",
   MEMBER_NOT_FOUND: "Member not found",
-  ALREADY_A_MEMBER: "User is already a member of this organization",
+  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: "User is already a member of this organization",
   ROLE_NOT_FOUND: "Role not found",
-  ONLY_OWNER_CANNOT_LEAVE: "You cannot leave the organization as the only owner",
-  ORGANIZATION_WITHOUT_OWNER: "You cannot leave the organization without an owner",
-  NOT_ALLOWED_TO_DELETE_MEMBER: "You are not allowed to delete this member",
-  NOT_ALLOWED_TO_UPDATE_MEMBER: "You are not allowed to update this member",
-  NOT_ALLOWED_TO_CREATE_MEMBER: "You are not allowed to create a new member",
-  MEMBERSHIP_LIMIT_REACHED: "Organization membership limit reached",
-  NOT_ALLOWED_TO_INVITE: "You are not allowed to invite users to this organization",
-  NOT_ALLOWED_TO_INVITE_ROLE: "You are not allowed to invite a user with this role",
-  ALREADY_INVITED: "User is already invited to this organization",
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: "You cannot leave the organization as the only owner",
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER: "You cannot leave the organization without an owner",
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: "You are not allowed to delete this member",
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: "You are not allowed to update this member",
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_MEMBER: "You are not allowed to create a new member",
+  ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: "Organization membership limit reached",
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: "You are not allowed to invite users to this organization",
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE: "You are not allowed to invite a user with this role",
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "User is already invited to this organization",
   INVITATION_LIMIT_REACHED: "Invitation limit reached",
   INVITATION_NOT_FOUND: "Invitation not found",
-  /** SPEC.md section 8 spells reject-invitation's refusal with an exclamation mark (same code). */
-  INVITATION_NOT_FOUND_ON_REJECT: "Invitation not found!",
-  NOT_THE_RECIPIENT: "You are not the recipient of the invitation",
-  EMAIL_VERIFICATION_REQUIRED_TO_ANSWER: "Email verification required before accepting or rejecting invitation",
-  EMAIL_VERIFICATION_REQUIRED_TO_VIEW: "Email verification required to view or list invitations for the session email",
-  NOT_ALLOWED_TO_CANCEL_INVITATION: "You are not allowed to cancel this invitation",
-  NOT_ALLOWED_TO_LIST_INVITATIONS: "You are not allowed to list invitations for this organization",
-  INVITER_NO_LONGER_MEMBER: "Inviter is no longer a member of the organization",
+  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: "You are not the recipient of the invitation",
+  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION: "Email verification required before accepting or rejecting invitation",
+  EMAIL_VERIFICATION_REQUIRED_TO_VIEW_OR_LIST_INVITATIONS_FOR_THE_SESSION_EMAIL: "Email verification required to view or list invitations for the session email",
+  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: "You are not allowed to cancel this invitation",
+  YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS_FOR_THIS_ORGANIZATION: "You are not allowed to list invitations for this organization",
+  INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: "Inviter is no longer a member of the organization",
   /** Our own: the inviter is still a member, but their role may no longer invite at the invitation's role. */
-  INVITER_NO_LONGER_ALLOWED: "Inviter is no longer allowed to invite a user with this role",
+  INVITER_IS_NO_LONGER_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE: "Inviter is no longer allowed to invite a user with this role",
   FAILED_TO_RETRIEVE_INVITATION: "Failed to retrieve invitation",
-  EMAIL_NOT_ALLOWED_FROM_CLIENT: "User email cannot be passed for client side API calls.",
+  USER_EMAIL_CANNOT_BE_PASSED_FOR_CLIENT_SIDE_API_CALLS: "User email cannot be passed for client side API calls.",
   TEAM_NOT_FOUND: "Team not found",
-  TEAM_LIMIT_REACHED: "You have reached the maximum number of teams",
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: "You have reached the maximum number of teams",
   UNABLE_TO_REMOVE_LAST_TEAM: "Unable to remove last team",
-  NOT_ALLOWED_TO_CREATE_TEAMS: "You are not allowed to create teams in this organization",
-  NOT_ALLOWED_TO_CHANGE_TEAM: "not allowed to delete teams or update this team",
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION: "You are not allowed to create teams in this organization",
+  NOT_ALLOWED_TO_DELETE_TEAMS_OR_UPDATE_THIS_TEAM: "not allowed to delete teams or update this team",
   TEAM_MEMBER_LIMIT_REACHED: "Team member limit reached",
-  NOT_A_TEAM_MEMBER: "User is not a member of the team",
-  NO_ACTIVE_TEAM: "You do not have an active team",
-  NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER: "You are not allowed to remove a team member",
+  USER_IS_NOT_A_MEMBER_OF_THE_TEAM: "User is not a member of the team",
+  YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: "You do not have an active team",
+  YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER: "You are not allowed to remove a team member",
+  /** has-permission's answers (`{ success: false, error }`, access-control.ts checkAccess). */
+  YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE: "You are not allowed to access resource",
+  UNAUTHORIZED_TO_ACCESS_RESOURCE: "unauthorized to access resource",
+} as const;
+
+/** Codes sent with a message they are not derived from alone (see http/error-catalogue.ts). */
+export const ORG_FIXED_CODES = {
+  /** SPEC.md section 8 spells reject-invitation's refusal with an exclamation mark; same code. */
+  INVITATION_NOT_FOUND: "Invitation not found!",
+} as const;
+
+/** Not errors: the `message` of a successful removal. */
+export const ORG_SUCCESS_MESSAGES = {
   TEAM_REMOVED: "Team removed successfully.",
   TEAM_MEMBER_REMOVED: "Team member removed successfully.",
 } as const;

@@ -2,10 +2,12 @@ import { z } from "zod";
 import type { OrganizationCreationRule } from "../config/options.js";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError, fillMessage } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { Member, Organization, Team, User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
+import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
 import { statusSchema } from "../user/public.js";
 import { can } from "./access-control.js";
 import {
@@ -55,18 +57,20 @@ async function creatorOf(
   userId: string | undefined,
 ): Promise<User> {
   if (!ctx.server) {
-    if (!session) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+    if (!session) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
     if (userId !== undefined && userId !== session.user.id) {
-      throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_ID_NOT_ALLOWED, { code: "FIELD_NOT_ALLOWED" });
+      throw new APIError("BAD_REQUEST", fillMessage(USER_FIXED_CODES.FIELD_NOT_ALLOWED, { field: "userId" }), {
+        code: "FIELD_NOT_ALLOWED",
+      });
     }
     return session.user;
   }
   if (userId === undefined) {
-    if (!session) throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_ID_OR_SESSION_REQUIRED);
+    if (!session) throw new APIError("BAD_REQUEST", ORG_MESSAGES.EITHER_USERID_OR_SESSION_IS_REQUIRED);
     return session.user;
   }
   const user = await ctx.runtime.stores.users.findUserById(userId);
-  if (!user) throw new APIError("BAD_REQUEST", MESSAGES.USER_NOT_FOUND);
+  if (!user) throw new APIError("BAD_REQUEST", USER_MESSAGES.USER_NOT_FOUND);
   return user;
 }
 
@@ -93,13 +97,13 @@ export const createOrganization = defineEndpoint({
     const session = await ctx.getSession();
     const user = await creatorOf(ctx, session, body.userId);
     if (!(await mayCreateOrganization(options.allowUserToCreateOrganization, user))) {
-      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_ALLOWED_TO_CREATE_ORGANIZATION);
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION);
     }
     if (
       options.organizationLimit !== undefined &&
       (await runtime.stores.members.countUserMemberships(user.id)) >= options.organizationLimit
     ) {
-      throw new APIError("FORBIDDEN", ORG_MESSAGES.ORGANIZATION_LIMIT_REACHED);
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS);
     }
     if (await runtime.stores.organizations.findOrganizationBySlug(body.slug)) {
       throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ALREADY_EXISTS);
@@ -184,14 +188,14 @@ export const updateOrganization = defineEndpoint({
     const organizationId = organizationIdOf(ctx, body.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
     const organization = await requireOrganization(runtime, organizationId);
-    const member = await requireMember(runtime, organization.id, user.id, badRequest(ORG_MESSAGES.NOT_A_MEMBER));
+    const member = await requireMember(runtime, organization.id, user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     requirePermission(
       member,
       { organization: ["update"] },
-      forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_OR_DELETE_ORGANIZATION),
+      forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_OR_DELETE_THIS_ORGANIZATION),
     );
     const { data } = body;
-    const slugTaken = () => new APIError("BAD_REQUEST", ORG_MESSAGES.SLUG_ALREADY_TAKEN);
+    const slugTaken = () => new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_SLUG_ALREADY_TAKEN);
     if (data.slug !== undefined && data.slug !== organization.slug) {
       if (await runtime.stores.organizations.findOrganizationBySlug(data.slug)) throw slugTaken();
     }
@@ -222,15 +226,15 @@ export const deleteOrganization = defineEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     if (runtime.config.organization.disableOrganizationDeletion) {
-      throw new APIError("NOT_FOUND", ORG_MESSAGES.ORGANIZATION_DELETION_DISABLED);
+      throw new APIError("NOT_FOUND", ORG_MESSAGES.ORGANIZATION_DELETION_IS_DISABLED);
     }
     const caller = callerOf(ctx);
     const organization = await requireOrganization(runtime, body.organizationId);
-    const member = await requireMember(runtime, organization.id, caller.user.id, badRequest(ORG_MESSAGES.NOT_A_MEMBER));
+    const member = await requireMember(runtime, organization.id, caller.user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     requirePermission(
       member,
       { organization: ["delete"] },
-      forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_OR_DELETE_ORGANIZATION),
+      forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_OR_DELETE_THIS_ORGANIZATION),
     );
     await inTransaction(runtime, async (stores) => {
       // The organization's lock first, as every other multi-row change takes it, so none can deadlock this one.
@@ -276,7 +280,7 @@ export const getOrganization = defineEndpoint({
   async handler(ctx) {
     const organization = await findNamedOrganization(ctx, ctx.query);
     if (!organization) return null;
-    await requireMember(ctx.runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.NOT_A_MEMBER));
+    await requireMember(ctx.runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     return publicOrganization(organization);
   },
 });
@@ -303,7 +307,7 @@ export const getFullOrganization = defineEndpoint({
       runtime,
       organization.id,
       callerOf(ctx).user.id,
-      forbidden(ORG_MESSAGES.NOT_A_MEMBER),
+      forbidden(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION),
     );
     const options = runtime.config.organization;
     const [{ members }, invitations, teams] = await Promise.all([
@@ -361,7 +365,7 @@ export const setActiveOrganization = defineEndpoint({
     const member = await runtime.stores.members.findMemberByUserId(organization.id, caller.user.id);
     if (!member) {
       if (organization.id === current) await activateOrganization(ctx, caller, null, null);
-      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_A_MEMBER);
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
     }
     // The active team belongs to the active organization: it is kept only when the organization stays the same.
     const teamId = organization.id === current ? caller.session.activeTeamId : null;

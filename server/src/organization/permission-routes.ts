@@ -31,7 +31,7 @@ export const hasPermission = defineEndpoint({
       runtime,
       organizationId,
       callerOf(ctx).user.id,
-      forbidden(ORG_MESSAGES.NOT_A_MEMBER),
+      forbidden(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION),
     );
     if (!body.permissions || Object.keys(body.permissions).length === 0) return { error: null, success: false };
     return checkAccess(member.role, body.permissions);

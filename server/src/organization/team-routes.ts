@@ -20,7 +20,7 @@ import {
   sessionOrServer,
   splitTeamIds,
 } from "./membership.js";
-import { ORG_MESSAGES } from "./messages.js";
+import { ORG_MESSAGES, ORG_SUCCESS_MESSAGES } from "./messages.js";
 import { messageSchema, publicTeam, publicTeamMember, teamMemberSchema, teamSchema } from "./public.js";
 import { idSchema, teamNameSchema } from "./schemas.js";
 
@@ -57,9 +57,9 @@ export const createTeam = defineEndpoint({
         runtime,
         organizationId,
         session.user.id,
-        badRequest(ORG_MESSAGES.NOT_A_MEMBER),
+        badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION),
       );
-      requirePermission(member, { team: ["create"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_CREATE_TEAMS));
+      requirePermission(member, { team: ["create"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION));
     }
     const now = runtime.now();
     const team: Team = { id: generateId(), name: body.name, organizationId, createdAt: now, updatedAt: now };
@@ -67,7 +67,7 @@ export const createTeam = defineEndpoint({
     await inTransaction(runtime, async (stores) => {
       await stores.organizations.lockOrganization(organizationId);
       if (max !== undefined && (await stores.teams.countOrganizationTeams(organizationId)) >= max) {
-        throw new APIError("BAD_REQUEST", ORG_MESSAGES.TEAM_LIMIT_REACHED);
+        throw new APIError("BAD_REQUEST", ORG_MESSAGES.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS);
       }
       await stores.teams.createTeam(team);
     });
@@ -87,7 +87,7 @@ export const updateTeam = defineEndpoint({
     const { runtime, body } = ctx;
     requireTeamsEnabled(runtime);
     const { team, member } = await requireCallerTeam(runtime, body.teamId, callerOf(ctx).user.id);
-    requirePermission(member, { team: ["update"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_CHANGE_TEAM));
+    requirePermission(member, { team: ["update"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_DELETE_TEAMS_OR_UPDATE_THIS_TEAM));
     const updated = await runtime.stores.teams.updateTeam(team.id, { name: body.data.name, updatedAt: runtime.now() });
     if (!updated) throw new APIError("BAD_REQUEST", ORG_MESSAGES.TEAM_NOT_FOUND);
     return publicTeam(updated);
@@ -111,7 +111,7 @@ export const removeTeam = defineEndpoint({
     let team: Team;
     if (session) {
       const found = await requireCallerTeam(runtime, body.teamId, session.user.id, body.organizationId);
-      requirePermission(found.member, { team: ["delete"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_CHANGE_TEAM));
+      requirePermission(found.member, { team: ["delete"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_DELETE_TEAMS_OR_UPDATE_THIS_TEAM));
       team = found.team;
     } else {
       const found = await runtime.stores.teams.findTeamById(body.teamId);
@@ -131,7 +131,7 @@ export const removeTeam = defineEndpoint({
       await stores.teams.deleteTeam(team.id);
     });
     if (session && session.session.activeTeamId === team.id) reissueSession(ctx, session, { activeTeamId: null });
-    return { message: ORG_MESSAGES.TEAM_REMOVED };
+    return { message: ORG_SUCCESS_MESSAGES.TEAM_REMOVED };
   },
 });
 
@@ -148,7 +148,7 @@ export const listTeams = defineEndpoint({
     requireTeamsEnabled(runtime);
     const organizationId = organizationIdOf(ctx, query.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    await requireMember(runtime, organizationId, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER));
+    await requireMember(runtime, organizationId, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION));
     return (await runtime.stores.teams.listOrganizationTeams(organizationId)).map(publicTeam);
   },
 });
@@ -167,8 +167,8 @@ export const addTeamMember = defineEndpoint({
     const { runtime, body } = ctx;
     requireTeamsEnabled(runtime);
     const { team, member } = await requireCallerTeam(runtime, body.teamId, callerOf(ctx).user.id, body.organizationId);
-    requirePermission(member, { member: ["update"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_CREATE_MEMBER));
-    await requireMember(runtime, team.organizationId, body.userId, badRequest(ORG_MESSAGES.NOT_A_MEMBER));
+    requirePermission(member, { member: ["update"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_MEMBER));
+    await requireMember(runtime, team.organizationId, body.userId, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     const existing = await runtime.stores.teams.findTeamMember(team.id, body.userId);
     if (existing) return publicTeamMember(existing);
     const max = runtime.config.organization.teams.maximumMembersPerTeam;
@@ -206,18 +206,18 @@ export const removeTeamMember = defineEndpoint({
     requireTeamsEnabled(runtime);
     const caller = callerOf(ctx);
     const { team, member } = await requireCallerTeam(runtime, body.teamId, caller.user.id, body.organizationId);
-    requirePermission(member, { member: ["delete"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER));
+    requirePermission(member, { member: ["delete"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER));
     await inTransaction(runtime, async (stores) => {
       await stores.organizations.lockOrganization(team.organizationId);
       if (!(await stores.teams.deleteTeamMember(team.id, body.userId))) {
-        throw new APIError("BAD_REQUEST", ORG_MESSAGES.NOT_A_TEAM_MEMBER);
+        throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_TEAM);
       }
       await stores.sessions.clearActiveTeam(team.id, body.userId);
     });
     if (body.userId === caller.user.id && caller.session.activeTeamId === team.id) {
       reissueSession(ctx, caller, { activeTeamId: null });
     }
-    return { message: ORG_MESSAGES.TEAM_MEMBER_REMOVED };
+    return { message: ORG_SUCCESS_MESSAGES.TEAM_MEMBER_REMOVED };
   },
 });
 
@@ -246,7 +246,7 @@ export const setActiveTeam = defineEndpoint({
     const team = await runtime.stores.teams.findTeamById(teamId);
     if (!team || team.organizationId !== organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.TEAM_NOT_FOUND);
     if (!(await runtime.stores.teams.findTeamMember(team.id, caller.user.id))) {
-      throw new APIError("FORBIDDEN", ORG_MESSAGES.NOT_A_TEAM_MEMBER);
+      throw new APIError("FORBIDDEN", ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_TEAM);
     }
     await runtime.stores.sessions.setActiveTeam(caller.session.token, team.id);
     reissueSession(ctx, caller, { activeTeamId: team.id });
@@ -270,10 +270,10 @@ export const listUserTeams = defineEndpoint({
       return (await runtime.stores.teams.listUserTeams(caller.user.id, query.organizationId)).map(publicTeam);
     }
     const organizationId = organizationIdOf(ctx, query.organizationId);
-    if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ID_REQUIRED);
-    const actor = await requireMember(runtime, organizationId, caller.user.id, badRequest(ORG_MESSAGES.NOT_A_MEMBER));
-    requirePermission(actor, { member: ["update"] }, forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_MEMBER));
-    await requireMember(runtime, organizationId, query.userId, badRequest(ORG_MESSAGES.NOT_A_MEMBER));
+    if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ID_IS_REQUIRED);
+    const actor = await requireMember(runtime, organizationId, caller.user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
+    requirePermission(actor, { member: ["update"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER));
+    await requireMember(runtime, organizationId, query.userId, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     return (await runtime.stores.teams.listUserTeams(query.userId, organizationId)).map(publicTeam);
   },
 });
@@ -291,11 +291,11 @@ export const listTeamMembers = defineEndpoint({
     requireTeamsEnabled(runtime);
     const caller = callerOf(ctx);
     const teamId = query.teamId ?? caller.session.activeTeamId;
-    if (!teamId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_TEAM);
+    if (!teamId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM);
     const { team, member } = await requireCallerTeam(runtime, teamId, caller.user.id);
     // Owners and admins (who may manage teams) see every team of their organization, not only their own.
     if (!can(member.role, "team", "update") && !(await runtime.stores.teams.findTeamMember(team.id, caller.user.id))) {
-      throw new APIError("BAD_REQUEST", ORG_MESSAGES.NOT_A_TEAM_MEMBER);
+      throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_TEAM);
     }
     return (await runtime.stores.teams.listTeamMembers(team.id)).map(publicTeamMember);
   },

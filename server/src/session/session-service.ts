@@ -2,7 +2,7 @@ import type { Config } from "../config/index.js";
 import { generateId } from "../crypto/random.js";
 import { signCookieValue, unsignCookieValue, type CookieAttributes } from "../http/cookies.js";
 import { isBanned } from "../credentials/rules.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Session, Stores, User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import {
@@ -12,6 +12,7 @@ import {
   verifyCookieCache,
   type VerifiedCookieCache,
 } from "./cookie-cache.js";
+import { SESSION_MESSAGES } from "./messages.js";
 
 /** The part of a request a session operation needs: read and write cookies, know the client. */
 export interface CookieJar {
@@ -190,7 +191,7 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
         const extended = await stores.sessions.extendSession(token, expiresAt, t);
         if (!extended) {
           clearSessionCookies(jar);
-          throw new APIError("UNAUTHORIZED", MESSAGES.FAILED_TO_GET_SESSION);
+          throw new APIError("UNAUTHORIZED", SESSION_MESSAGES.FAILED_TO_GET_SESSION);
         }
         found.session.expiresAt = expiresAt;
         found.session.updatedAt = t;

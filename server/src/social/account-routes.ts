@@ -6,9 +6,9 @@ import { statusSchema } from "../user/public.js";
 import { linkProfileToUser } from "./account-linking.js";
 import { scopesOf } from "./account-record.js";
 import { startAuthorization } from "./authorize.js";
-import { OAUTH_MESSAGES } from "./errors.js";
 import { idTokenBody, tokensFromIdToken, verifyPostedIdToken } from "./id-token.js";
 import { requireProvider } from "./lookup.js";
+import { OAUTH_MESSAGES } from "./messages.js";
 import { redirectAnswerSchema, scopesBody } from "./sign-in-routes.js";
 
 const dateTime = z.iso.datetime();
@@ -76,7 +76,7 @@ export const linkSocialAccount = defineEndpoint({
     const { user } = ctx.session!;
     const provider = requireProvider(runtime, body.provider);
     if (!runtime.config.account.accountLinking.enabled) {
-      throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.LINKING_NOT_ALLOWED);
+      throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.ACCOUNT_NOT_LINKED_LINKING_NOT_ALLOWED);
     }
     const link = { userId: user.id, email: user.email };
 
@@ -88,12 +88,12 @@ export const linkSocialAccount = defineEndpoint({
           throw new APIError(409, OAUTH_MESSAGES.SOCIAL_ACCOUNT_ALREADY_LINKED);
         }
         if (result.code === "email_not_verified") {
-          throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.LINKING_NOT_ALLOWED);
+          throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.ACCOUNT_NOT_LINKED_LINKING_NOT_ALLOWED);
         }
         if (result.code === "email_does_not_match") {
-          throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.LINKING_DIFFERENT_EMAILS_NOT_ALLOWED);
+          throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.ACCOUNT_NOT_LINKED_DIFFERENT_EMAILS_NOT_ALLOWED);
         }
-        throw new APIError("BAD_REQUEST", "Unable to link account");
+        throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.UNABLE_TO_LINK_ACCOUNT);
       }
       return { url: "" as const, status: true as const, redirect: false as const };
     }
@@ -140,7 +140,7 @@ export const unlinkAccount = defineEndpoint({
       : accounts.find((a) => a.id === body.accountId);
     if (!target) throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.ACCOUNT_NOT_FOUND);
     const keepLast = !runtime.config.account.accountLinking.allowUnlinkingAll;
-    const lastOne = () => new APIError("BAD_REQUEST", OAUTH_MESSAGES.FAILED_TO_UNLINK_LAST_ACCOUNT);
+    const lastOne = () => new APIError("BAD_REQUEST", OAUTH_MESSAGES.YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT);
     if (keepLast && accounts.length <= 1) throw lastOne();
     // The "not the last one" rule is checked again in the delete itself, under the user's row lock, so two
     // concurrent unlinks cannot each leave the other as the last account and then both delete it.

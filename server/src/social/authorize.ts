@@ -1,7 +1,9 @@
 import type { EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import { isUnavailableError } from "../storage/index.js";
-import { OAuthError, OAUTH_MESSAGES } from "./errors.js";
+import { VERIFICATION_MESSAGES } from "../verification/messages.js";
+import { OAuthError } from "./errors.js";
+import { OAUTH_MESSAGES } from "./messages.js";
 import type { OAuthProvider } from "./provider.js";
 import { newCodeVerifier, newNonce, newStateId, saveState, STATE_LIFE_SECONDS, type OAuthStatePayload } from "./state.js";
 import { redirectURIOf, scopesFor } from "./urls.js";
@@ -43,7 +45,7 @@ export async function startAuthorization(
   } catch (error) {
     // Only a discovering provider can fail here (its metadata could not be read).
     runtime.logger.warn({ provider: provider.id, err: (error as Error).message }, "provider metadata unavailable");
-    if (error instanceof OAuthError) throw new APIError(502, OAUTH_MESSAGES.PROVIDER_UNREACHABLE);
+    if (error instanceof OAuthError) throw new APIError(502, OAUTH_MESSAGES.FAILED_TO_REACH_THE_PROVIDER);
     throw error;
   }
   const payload: OAuthStatePayload = {
@@ -62,7 +64,7 @@ export async function startAuthorization(
   } catch (error) {
     if (isUnavailableError(error)) throw error;
     runtime.logger.error({ err: (error as Error).message }, "oauth state not stored");
-    throw new APIError("INTERNAL_SERVER_ERROR", MESSAGES.FAILED_TO_CREATE_VERIFICATION);
+    throw new APIError("INTERNAL_SERVER_ERROR", VERIFICATION_MESSAGES.UNABLE_TO_CREATE_VERIFICATION);
   }
   return url.href;
 }

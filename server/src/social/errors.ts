@@ -96,25 +96,3 @@ export function toOAuthError(providerId: string, error: unknown): OAuthError {
   }
   return new OAuthError(providerId, error instanceof Error ? error.message : String(error), { cause: error });
 }
-
-/** Messages of this domain (SPEC.md section 8 where it names them; codes are derived from them). */
-export const OAUTH_MESSAGES = {
-  PROVIDER_NOT_FOUND: "Provider not found",
-  ID_TOKEN_NOT_SUPPORTED: "id_token not supported",
-  INVALID_TOKEN: "invalid token",
-  FAILED_TO_GET_USER_INFO: "Failed to get user info",
-  USER_EMAIL_NOT_FOUND: "User email not found",
-  FAILED_TO_UNLINK_LAST_ACCOUNT: "You can't unlink your last account",
-  ACCOUNT_NOT_FOUND: "Account not found",
-  USER_ID_OR_SESSION_REQUIRED: "Either userId or session is required",
-  FAILED_TO_REFRESH_ACCESS_TOKEN: "Failed to refresh access token",
-  FAILED_TO_GET_ACCESS_TOKEN: "Failed to get access token",
-  REFRESH_TOKEN_NOT_FOUND: "Refresh token not found",
-  ACCESS_TOKEN_NOT_FOUND: "Access token not found",
-  SOCIAL_ACCOUNT_ALREADY_LINKED: "Social account already linked",
-  LINKING_NOT_ALLOWED: "Account not linked - linking not allowed",
-  LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: "Account not linked - different emails not allowed",
-  PROVIDER_UNREACHABLE: "Failed to reach the provider",
-  providerNotFound: (id: string) => `Provider ${id} not found`,
-  refreshNotSupported: (id: string) => `Provider ${id} does not support token refreshing`,
-} as const;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import { OAuthNetworkError, OAUTH_MESSAGES } from "./errors.js";
+import { OAuthNetworkError } from "./errors.js";
+import { OAUTH_MESSAGES } from "./messages.js";
 import type { OAuthProvider, OAuthTokens, ProviderProfile } from "./provider.js";
 
 /** An ID token a client obtained itself (Google One Tap, Sign in with Apple on iOS), posted to sign-in/link routes. */
@@ -38,7 +39,7 @@ export async function verifyPostedIdToken(
     return await provider.verifyIdToken({ token: idToken.token, nonce: idToken.nonce, user: idToken.user });
   } catch (error) {
     ctx.runtime.logger.warn({ provider: provider.id, err: (error as Error).name, message: (error as Error).message }, "id token refused");
-    if (error instanceof OAuthNetworkError) throw new APIError(502, OAUTH_MESSAGES.PROVIDER_UNREACHABLE);
+    if (error instanceof OAuthNetworkError) throw new APIError(502, OAUTH_MESSAGES.FAILED_TO_REACH_THE_PROVIDER);
     throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.INVALID_TOKEN);
   }
 }

@@ -1,6 +1,6 @@
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import { OAUTH_MESSAGES } from "./errors.js";
+import { OAUTH_MESSAGES } from "./messages.js";
 import type { OAuthProvider } from "./provider.js";
 
 /** The configured provider, or 404 Provider not found (an unknown id and an unconfigured one look the same). */

@@ -1,13 +1,22 @@
 import { z } from "zod";
 import { bannedUserError } from "../credentials/rules.js";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { SESSION_MESSAGES } from "../session/messages.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { startAuthorization } from "./authorize.js";
 import { idTokenBody, tokensFromIdToken, verifyPostedIdToken } from "./id-token.js";
 import { requireProvider } from "./lookup.js";
+import { OAUTH_MESSAGES } from "./messages.js";
+import type { SignInFailure } from "./account-linking.js";
 import { completeProviderSignIn } from "./sign-in-flow.js";
-import { OAUTH_MESSAGES } from "./errors.js";
+
+/** A posted ID token's sign-in failures, each the catalogue's message (its code is the redirect's, upper-cased). */
+const SIGN_IN_FAILURES: Record<SignInFailure, string> = {
+  "unable to create user": OAUTH_MESSAGES.UNABLE_TO_CREATE_USER,
+  "account not linked": OAUTH_MESSAGES.ACCOUNT_NOT_LINKED,
+  "signup disabled": OAUTH_MESSAGES.SIGNUP_DISABLED,
+};
 
 const url = z.string().max(2048);
 export const scopesBody = z.array(z.string().min(1).max(256)).max(50);
@@ -57,8 +66,8 @@ export const signInSocial = defineEndpoint({
       if (!result.ok) {
         if (result.reason === "banned") throw bannedUserError(runtime);
         if (result.reason === "email not found") throw new APIError("UNAUTHORIZED", OAUTH_MESSAGES.USER_EMAIL_NOT_FOUND);
-        if (result.reason === "unable to create session") throw new APIError("UNAUTHORIZED", MESSAGES.FAILED_TO_CREATE_SESSION);
-        throw new APIError("UNAUTHORIZED", result.reason);
+        if (result.reason === "unable to create session") throw new APIError("UNAUTHORIZED", SESSION_MESSAGES.FAILED_TO_CREATE_SESSION);
+        throw new APIError("UNAUTHORIZED", SIGN_IN_FAILURES[result.reason]);
       }
       return {
         redirect: false as const,

@@ -1,10 +1,11 @@
 import { decodeJwt } from "jose";
 import { z } from "zod";
 import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError, fillMessage } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import type { Account } from "../storage/index.js";
 import { openTokens, scopesOf, storedTokens } from "./account-record.js";
-import { OAUTH_MESSAGES } from "./errors.js";
+import { OAUTH_FIXED_CODES, OAUTH_MESSAGES } from "./messages.js";
 import type { OAuthProvider, OAuthTokens } from "./provider.js";
 
 /** An access token this close to its expiry is refreshed before it is handed out. */
@@ -29,10 +30,10 @@ async function selectedUserId(ctx: EndpointContext, selection: Selection): Promi
   if (ctx.server && selection.userId) return selection.userId;
   const session = await ctx.getSession({ disableCookieCache: true });
   if (!session) {
-    if (selection.userId) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
-    throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.USER_ID_OR_SESSION_REQUIRED);
+    if (selection.userId) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
+    throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.EITHER_USERID_OR_SESSION_IS_REQUIRED);
   }
-  if (selection.userId && selection.userId !== session.user.id) throw new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED);
+  if (selection.userId && selection.userId !== session.user.id) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
   return session.user.id;
 }
 
@@ -47,7 +48,9 @@ async function selectAccount(ctx: EndpointContext, selection: Selection): Promis
   if (!account) throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.ACCOUNT_NOT_FOUND);
   const provider = ctx.runtime.oauth.providers.get(account.providerId);
   if (!provider) {
-    throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.providerNotFound(account.providerId), { code: "PROVIDER_NOT_FOUND" });
+    throw new APIError("BAD_REQUEST", fillMessage(OAUTH_FIXED_CODES.PROVIDER_NOT_FOUND, { id: account.providerId }), {
+      code: "PROVIDER_NOT_FOUND",
+    });
   }
   return { account, provider };
 }
@@ -65,7 +68,9 @@ interface PlainTokens {
 async function refreshAccount(ctx: EndpointContext, account: Account, provider: OAuthProvider, failure: string): Promise<PlainTokens> {
   const { runtime } = ctx;
   if (!provider.refreshAccessToken) {
-    throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.refreshNotSupported(provider.id), { code: "TOKEN_REFRESH_NOT_SUPPORTED" });
+    throw new APIError("BAD_REQUEST", fillMessage(OAUTH_FIXED_CODES.TOKEN_REFRESH_NOT_SUPPORTED, { id: provider.id }), {
+      code: "TOKEN_REFRESH_NOT_SUPPORTED",
+    });
   }
   const current = openTokens(runtime, account);
   if (!current.refreshToken) throw new APIError("BAD_REQUEST", OAUTH_MESSAGES.REFRESH_TOKEN_NOT_FOUND);

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { APIError } from "../http/errors.js";
+import { APIError, fillMessage } from "../http/errors.js";
+import { USER_FIXED_CODES } from "./messages.js";
 
 /** Fields a client may never set on a user, whatever the route (roles, bans and verification are earned). */
 const PROTECTED_USER_FIELDS = [
@@ -16,7 +17,7 @@ const PROTECTED_USER_FIELDS = [
 export function rejectProtectedFields(body: Record<string, unknown>): void {
   for (const field of PROTECTED_USER_FIELDS) {
     if (body[field] !== undefined) {
-      throw new APIError("BAD_REQUEST", `${field} is not allowed to be set`, { code: "FIELD_NOT_ALLOWED" });
+      throw new APIError("BAD_REQUEST", fillMessage(USER_FIXED_CODES.FIELD_NOT_ALLOWED, { field }), { code: "FIELD_NOT_ALLOWED" });
     }
   }
 }

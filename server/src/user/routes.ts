@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError, fillMessage } from "../http/errors.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "./fields.js";
+import { USER_FIXED_CODES, USER_MESSAGES } from "./messages.js";
 import { statusSchema } from "./public.js";
 import { toLanguage } from "../email/language.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
@@ -27,18 +28,18 @@ export const updateUser = defineEndpoint({
   tags: ["User"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    if (body.email !== undefined) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_CAN_NOT_BE_UPDATED);
+    if (body.email !== undefined) throw new APIError("BAD_REQUEST", USER_MESSAGES.EMAIL_CAN_NOT_BE_UPDATED);
     rejectProtectedFields(body);
     for (const key of Object.keys(body)) {
       if (!UPDATABLE.has(key)) {
-        throw new APIError("BAD_REQUEST", `${key} is not allowed to be set`, { code: "FIELD_NOT_ALLOWED" });
+        throw new APIError("BAD_REQUEST", fillMessage(USER_FIXED_CODES.FIELD_NOT_ALLOWED, { field: key }), { code: "FIELD_NOT_ALLOWED" });
       }
     }
     if (Object.keys(body).every((key) => body[key] === undefined)) {
-      throw new APIError("BAD_REQUEST", MESSAGES.NO_FIELDS_TO_UPDATE);
+      throw new APIError("BAD_REQUEST", USER_MESSAGES.NO_FIELDS_TO_UPDATE);
     }
     const lang = body.lang === undefined ? undefined : toLanguage(body.lang);
-    if (lang === null) throw new APIError("BAD_REQUEST", "Unsupported language");
+    if (lang === null) throw new APIError("BAD_REQUEST", USER_MESSAGES.UNSUPPORTED_LANGUAGE);
     const current = ctx.session!;
     const names = await usernameChanges(runtime, body, current.user.id);
     const user = await runtime.stores.users
@@ -53,7 +54,7 @@ export const updateUser = defineEndpoint({
         // Another user took the username between the check and the write.
         throw isUniqueViolation(error) ? usernameTakenError() : error;
       });
-    if (!user) throw new APIError("NOT_FOUND", MESSAGES.USER_NOT_FOUND);
+    if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
     runtime.sessions.setSessionCookies(ctx, { session: current.session, user });
     return { status: true };
   },

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { statusSchema } from "../user/public.js";
 import { inBackground } from "./background.js";
 import { sendVerificationOrFail } from "./email-verification-routes.js";
 import { sendVerificationMail } from "./mail.js";
+import { VERIFICATION_MESSAGES } from "./messages.js";
 
 export const changeEmail = defineEndpoint({
   method: "POST",
@@ -22,13 +24,13 @@ export const changeEmail = defineEndpoint({
   tags: ["User"],
   async handler(ctx) {
     const { runtime, body } = ctx;
-    if (!runtime.config.user.changeEmail.enabled) throw new APIError("BAD_REQUEST", MESSAGES.CHANGE_EMAIL_DISABLED);
+    if (!runtime.config.user.changeEmail.enabled) throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.CHANGE_EMAIL_IS_DISABLED);
     const { user, session } = ctx.session!;
     const newEmail = normalizeEmail(body.newEmail);
-    if (!isValidEmail(newEmail)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
-    if (newEmail === user.email) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_IS_THE_SAME);
+    if (!isValidEmail(newEmail)) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_EMAIL);
+    if (newEmail === user.email) throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.EMAIL_IS_THE_SAME);
     if (await runtime.stores.users.findUserByEmail(newEmail)) {
-      throw new APIError("BAD_REQUEST", MESSAGES.COULDNT_UPDATE_EMAIL);
+      throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.COULDNT_UPDATE_YOUR_EMAIL);
     }
 
     // The mail goes to the new address while the current one is unproven, else to the current one.
@@ -38,7 +40,7 @@ export const changeEmail = defineEndpoint({
       const updated = await runtime.stores.users
         .updateUser(user.id, { email: newEmail, emailVerified: false, updatedAt: runtime.now() })
         .catch(() => null);
-      if (!updated) throw new APIError("BAD_REQUEST", MESSAGES.COULDNT_UPDATE_EMAIL);
+      if (!updated) throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.COULDNT_UPDATE_YOUR_EMAIL);
       runtime.sessions.setSessionCookies(ctx, { session, user: updated });
       if (runtime.config.emailVerification.enabled) {
         inBackground(runtime, "verify-changed-email", () =>

@@ -3,22 +3,29 @@ import { checkCurrentPassword } from "../credentials/credential-account.js";
 import { generateId } from "../crypto/random.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import type { Runtime } from "../runtime.js";
 import { isSessionFresh } from "../session/freshness.js";
+import { SESSION_MESSAGES } from "../session/messages.js";
 import { removeUserAndData } from "../user/remove-user.js";
 import { deleteAccountIdentifier, DELETE_TOKEN_PATTERN, newDeleteToken } from "./identifiers.js";
 import { apiBase, mailUser, withQuery } from "./mail.js";
+import { VERIFICATION_MESSAGES } from "./messages.js";
 
 const deletedSchema = z.object({ success: z.boolean(), message: z.string() });
 
-const notEnabled = () => new APIError("NOT_FOUND", MESSAGES.NOT_FOUND);
+/** Not errors: the `message` of delete-user's two successful answers. */
+const USER_DELETED = "User deleted";
+const VERIFICATION_EMAIL_SENT = "Verification email sent";
+
+const notEnabled = () => new APIError("NOT_FOUND", HTTP_MESSAGES.NOT_FOUND);
 
 /** Removes the user with their sessions and accounts, and clears the caller's cookies. */
 async function deleteUserEverywhere(ctx: EndpointContext, userId: string) {
   await removeUserAndData(ctx.runtime, userId);
   ctx.runtime.sessions.clearSessionCookies(ctx);
-  return { success: true, message: MESSAGES.USER_DELETED };
+  return { success: true, message: USER_DELETED };
 }
 
 /** Consumes the delete-account token only when it is the caller's own. */
@@ -62,7 +69,7 @@ export const deleteUser = defineEndpoint({
     }
     if (body.token !== undefined) {
       if (!(await consumeOwnDeleteToken(runtime, body.token, user.id))) {
-        throw new APIError("BAD_REQUEST", MESSAGES.INVALID_TOKEN);
+        throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.INVALID_TOKEN);
       }
       return deleteUserEverywhere(ctx, user.id);
     }
@@ -87,12 +94,12 @@ export const deleteUser = defineEndpoint({
         await mailUser(ctx, "deleteAccount", user.email, user, url, options.deleteTokenExpiresIn);
       } catch {
         await runtime.stores.verifications.consumeVerification(identifier, now);
-        throw new APIError("SERVICE_UNAVAILABLE", MESSAGES.EMAIL_NOT_SENT);
+        throw new APIError("SERVICE_UNAVAILABLE", VERIFICATION_MESSAGES.THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER);
       }
-      return { success: true, message: MESSAGES.VERIFICATION_EMAIL_SENT };
+      return { success: true, message: VERIFICATION_EMAIL_SENT };
     }
     if (!isSessionFresh(runtime.config.session, session, runtime.now())) {
-      throw new APIError("BAD_REQUEST", MESSAGES.SESSION_EXPIRED);
+      throw new APIError("BAD_REQUEST", SESSION_MESSAGES.SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION);
     }
     return deleteUserEverywhere(ctx, user.id);
   },
@@ -117,9 +124,9 @@ export const deleteUserCallback = defineEndpoint({
       throw error;
     };
     const current = await ctx.getSession({ disableCookieCache: true });
-    if (!current) return fail("unauthorized", new APIError("UNAUTHORIZED", MESSAGES.UNAUTHORIZED));
+    if (!current) return fail("unauthorized", new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED));
     if (!(await consumeOwnDeleteToken(runtime, query.token, current.user.id))) {
-      return fail("invalid_token", new APIError("BAD_REQUEST", MESSAGES.INVALID_TOKEN));
+      return fail("invalid_token", new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.INVALID_TOKEN));
     }
     const result = await deleteUserEverywhere(ctx, current.user.id);
     // `deleted=true` marks the one answer that deleted something: the page it lands on says the account is gone

@@ -1,15 +1,18 @@
 import { z } from "zod";
+import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { signIn, SignInRefused } from "../session/sign-in.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
+import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
 import { consumeEmailToken, verifyEmailToken, type VerifiedEmailToken } from "./email-token.js";
 import { EMAIL_TOKEN_PREFIX } from "./identifiers.js";
+import { VERIFICATION_MESSAGES } from "./messages.js";
 import { clearRegistrant, isRegistrant } from "./registrant-cookie.js";
 import { sendVerificationMail, withQuery } from "./mail.js";
 import { notifyEmailChanged } from "./notices.js";
@@ -19,7 +22,7 @@ export async function sendVerificationOrFail(ctx: EndpointContext, ...args: Para
   try {
     await sendVerificationMail(ctx, ...args);
   } catch {
-    throw new APIError("SERVICE_UNAVAILABLE", MESSAGES.EMAIL_NOT_SENT);
+    throw new APIError("SERVICE_UNAVAILABLE", VERIFICATION_MESSAGES.THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER);
   }
 }
 
@@ -36,14 +39,14 @@ export const sendVerificationEmail = defineEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     if (!runtime.config.emailVerification.enabled) {
-      throw new APIError("BAD_REQUEST", MESSAGES.VERIFICATION_EMAIL_NOT_ENABLED);
+      throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.VERIFICATION_EMAIL_ISNT_ENABLED);
     }
     const email = normalizeEmail(body.email);
-    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+    if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_EMAIL);
     const session = await ctx.getSession({ disableCookieCache: true });
     if (session) {
-      if (session.user.email !== email) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_MISMATCH);
-      if (session.user.emailVerified) throw new APIError("BAD_REQUEST", MESSAGES.EMAIL_ALREADY_VERIFIED);
+      if (session.user.email !== email) throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.EMAIL_MISMATCH);
+      if (session.user.emailVerified) throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.EMAIL_IS_ALREADY_VERIFIED);
       await limitMailTo(runtime, email);
       await sendVerificationOrFail(ctx, session.user, { callbackURL: body.callbackURL });
       return { status: true };
@@ -63,10 +66,10 @@ export const sendVerificationEmail = defineEndpoint({
 type Failure = "invalid_token" | "token_expired" | "user_not_found" | "couldnt_update_your_email";
 
 const FAILURES: Record<Failure, APIError> = {
-  invalid_token: new APIError("UNAUTHORIZED", MESSAGES.INVALID_TOKEN),
-  token_expired: new APIError("UNAUTHORIZED", MESSAGES.TOKEN_EXPIRED),
-  user_not_found: new APIError("UNAUTHORIZED", MESSAGES.USER_NOT_FOUND),
-  couldnt_update_your_email: new APIError("BAD_REQUEST", MESSAGES.COULDNT_UPDATE_EMAIL),
+  invalid_token: new APIError("UNAUTHORIZED", VERIFICATION_MESSAGES.INVALID_TOKEN),
+  token_expired: new APIError("UNAUTHORIZED", VERIFICATION_MESSAGES.TOKEN_EXPIRED),
+  user_not_found: new APIError("UNAUTHORIZED", USER_MESSAGES.USER_NOT_FOUND),
+  couldnt_update_your_email: new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.COULDNT_UPDATE_YOUR_EMAIL),
 };
 
 /** Thrown inside the link's transaction to roll it back (the token stays unused) and answer `reason`. */

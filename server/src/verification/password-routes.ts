@@ -1,17 +1,20 @@
 import { z } from "zod";
 import { checkCurrentPassword, setCredentialPassword } from "../credentials/credential-account.js";
+import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { checkNewPassword } from "../credentials/rules.js";
 import { signIn } from "../session/sign-in.js";
 import { generateId } from "../crypto/random.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
-import { APIError, MESSAGES } from "../http/errors.js";
+import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
+import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
 import { newResetToken, RESET_TOKEN_PATTERN, resetPasswordIdentifier } from "./identifiers.js";
 import { apiBase, mailUser, withQuery } from "./mail.js";
+import { VERIFICATION_MESSAGES } from "./messages.js";
 import { notifyPasswordChanged } from "./notices.js";
 
 const forgetPasswordBody = z.object({ email: z.string().max(1024), redirectTo: z.string().max(2048).optional() });
@@ -23,10 +26,10 @@ const forgetPasswordBody = z.object({ email: z.string().max(1024), redirectTo: z
 async function requestReset(ctx: EndpointContext<z.output<typeof forgetPasswordBody>>): Promise<void> {
   const { runtime, body } = ctx;
   if (!runtime.config.emailAndPassword.resetPassword.enabled) {
-    throw new APIError("BAD_REQUEST", MESSAGES.RESET_PASSWORD_DISABLED);
+    throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.RESET_PASSWORD_ISNT_ENABLED);
   }
   const email = normalizeEmail(body.email);
-  if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", MESSAGES.INVALID_EMAIL);
+  if (!isValidEmail(email)) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.INVALID_EMAIL);
   // Counted for the address asked for, account or not, so a 429 says nothing about whether it has one.
   await limitMailTo(runtime, email);
   const start = performance.now();
@@ -107,7 +110,7 @@ export const resetPasswordCallback = defineEndpoint({
   tags: ["Password"],
   async handler(ctx) {
     const callbackURL = ctx.query.callbackURL;
-    if (!callbackURL) throw new APIError("BAD_REQUEST", MESSAGES.CALLBACK_URL_REQUIRED);
+    if (!callbackURL) throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.CALLBACKURL_IS_REQUIRED);
     const token = ctx.params.token ?? "";
     const live = await liveResetValue(ctx.runtime, token);
     return redirectTo(withQuery(callbackURL, live ? { token } : { error: "INVALID_TOKEN" }));
@@ -129,9 +132,9 @@ export const resetPassword = defineEndpoint({
   async handler(ctx) {
     const { runtime, body, query } = ctx;
     if (!runtime.config.emailAndPassword.resetPassword.enabled) {
-      throw new APIError("BAD_REQUEST", MESSAGES.RESET_PASSWORD_DISABLED);
+      throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.RESET_PASSWORD_ISNT_ENABLED);
     }
-    const invalid = () => new APIError("BAD_REQUEST", MESSAGES.INVALID_TOKEN);
+    const invalid = () => new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.INVALID_TOKEN);
     const token = body.token ?? query.token;
     if (!token) throw invalid();
     checkNewPassword(runtime, body.newPassword);
@@ -143,7 +146,7 @@ export const resetPassword = defineEndpoint({
       const consumed = await stores.verifications.consumeVerification(resetPasswordIdentifier(token), now);
       if (!consumed) throw invalid();
       const user = await stores.users.findUserById(consumed.value);
-      if (!user) throw new APIError("BAD_REQUEST", MESSAGES.USER_NOT_FOUND);
+      if (!user) throw new APIError("BAD_REQUEST", USER_MESSAGES.USER_NOT_FOUND);
       await setCredentialPassword(stores, user.id, hash, now);
       if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
         await stores.sessions.deleteUserSessions(user.id);
@@ -176,7 +179,7 @@ export const changePassword = defineEndpoint({
     const { user } = ctx.session!;
     checkNewPassword(runtime, body.newPassword);
     if (body.currentPassword.length > runtime.config.emailAndPassword.maxPasswordLength) {
-      throw new APIError("BAD_REQUEST", MESSAGES.PASSWORD_TOO_LONG);
+      throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_LONG);
     }
     // No rehash of an imported hash here: the new password's hash replaces it just below.
     await checkCurrentPassword(runtime, user.id, body.currentPassword, { rehash: false });
@@ -210,7 +213,7 @@ export const setPassword = defineEndpoint({
     const { user } = ctx.session!;
     checkNewPassword(runtime, body.newPassword);
     const account = await runtime.stores.accounts.findCredentialAccount(user.id);
-    if (account?.password) throw new APIError("BAD_REQUEST", MESSAGES.USER_ALREADY_HAS_PASSWORD);
+    if (account?.password) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.USER_ALREADY_HAS_A_PASSWORD);
     const hash = await runtime.hasher.hash(body.newPassword);
     await runtime.stores.transaction((stores) => setCredentialPassword(stores, user.id, hash, runtime.now()));
     notifyPasswordChanged(runtime, ctx.headers, user);
