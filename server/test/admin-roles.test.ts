@@ -80,6 +80,12 @@ describe.each(DIALECTS)("administrators by configuration on %s", (dialect) => {
     expect(await ids("true")).toEqual([rootId, superuser.id].sort());
     expect(await ids("false")).toEqual([namedAdmin.id, plain.id].sort());
     expect((await root.get("/admin/list-users?administrator=yes")).status).toBe(400);
+    // In-process callers may pass a boolean.
+    const inProcess = await server.gatehouse.api.listUsers({
+      query: { searchField: "name", searchValue: tag, administrator: true },
+      headers: new Headers({ cookie: root.cookieHeader() }),
+    });
+    expect(inProcess.users.map((user: { id: string }) => user.id).sort()).toEqual([rootId, superuser.id].sort());
   });
 
   it("list-roles names the roles set-role accepts, and which are administrators'", async () => {

@@ -68,8 +68,8 @@ const listUsersQuery = z.object({
   filterOperator: z.enum(FILTER_OPERATORS).default("eq"),
   /** "true": only site administrators (admin.adminRoles or adminUserIds); "false": only the others. */
   administrator: z
-    .enum(["true", "false"])
-    .transform((value) => value === "true")
+    .union([z.boolean(), z.enum(["true", "false"])])
+    .transform((value) => value === true || value === "true")
     .optional(),
 });
 

@@ -1,4 +1,4 @@
-import type { AdminListUsersQuery, AdminUserRow, AuthError } from "@gatehouse/client";
+import type { AdminListUsersData, AdminListUsersQuery, AuthError } from "@gatehouse/client";
 import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -25,7 +25,7 @@ type Sort = "newest" | "oldest" | "name" | "email";
 type Load =
   | { state: "loading" }
   | { state: "failed"; error: AuthError }
-  | { state: "ready"; users: AdminUserRow[]; total: number; offset: number };
+  | { state: "ready"; users: AdminListUsersData["users"]; total: number; offset: number };
 
 const SORTS: Record<Sort, Pick<AdminListUsersQuery, "sortBy" | "sortDirection">> = {
   newest: { sortBy: "createdAt", sortDirection: "desc" },
@@ -44,7 +44,7 @@ function queryOf(search: string, filter: Filter, sort: Sort, offset: number): Ad
   }
   if (filter === "banned") Object.assign(query, { filterField: "banned", filterValue: "true", filterOperator: "eq" });
   // Administrators as the service counts them (its administrator roles and ids), not by a role's name.
-  if (filter === "admins") query.administrator = true;
+  if (filter === "admins") Object.assign(query, { administrator: true });
   return query;
 }
 
