@@ -3,19 +3,20 @@ import { resolveConfig, type Config, type GatehouseOptions } from "./config/inde
 import { createPasswordHasher, type PasswordHasher } from "./credentials/password.js";
 import { createHttpHandler, type ServerEnv } from "./http/app.js";
 import type { NodeFastPath } from "./http/fast-path.js";
-import type { AnyEndpoint, Endpoint } from "./http/endpoint.js";
+import type { Endpoint } from "./http/endpoint.js";
 import { APIError } from "./http/errors.js";
 import { HTTP_MESSAGES } from "./http/messages.js";
 import { createOriginMatcher } from "./http/origin.js";
 import { createPublicBase } from "./http/public-base.js";
 import { runEndpoint } from "./http/pipeline.js";
 import { createLogger, type Logger } from "./logger.js";
+import { activeEndpoints, createStores, migrateDatabase, MODULES, type AnyModule } from "./modules.js";
 import { outboxMailer, refusingMailer, smtpMailer, type Mailer } from "./email/mailer.js";
 import { createOAuthRuntime } from "./social/registry.js";
 import { ENDPOINTS, type Endpoints } from "./routes.js";
 import type { Runtime } from "./runtime.js";
 import { createSessionService } from "./session/session-service.js";
-import { createStores, migrateToLatest, openDatabase, type DatabaseHandle } from "./storage/index.js";
+import { openDatabase, type DatabaseHandle } from "./storage/index.js";
 import { memoryStorage } from "./storage/secondary/memory.js";
 import { redisStorage } from "./storage/secondary/redis.js";
 import type { SecondaryStorage } from "./storage/secondary/types.js";
@@ -25,6 +26,8 @@ export { ConfigError, type Config, type GatehouseOptions } from "./config/index.
 export type { SecondaryStorage } from "./storage/secondary/types.js";
 export type { Logger } from "./logger.js";
 export type { Mailer, OutgoingMail } from "./email/mailer.js";
+export { defineModule, type GatehouseModule } from "./gatehouse-module.js";
+export { MODULES } from "./modules.js";
 
 export interface CreateGatehouseContext {
   /** NODE_ENV as read at start (production enables secure defaults and requires a secret). */
@@ -38,6 +41,11 @@ export interface CreateGatehouseContext {
   hasher?: PasswordHasher;
   /** Replace the mailer (by default SMTP when configured, else the development outbox). */
   mailer?: Mailer;
+  /**
+   * The installed modules (modules.ts; by default MODULES): their tables are migrated and their stores built; the
+   * routes of those the configuration turns on answer.
+   */
+  modules?: readonly AnyModule[];
   now?: () => Date;
 }
 
@@ -102,8 +110,10 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
       : config.production
         ? refusingMailer(logger)
         : outboxMailer(logger));
+  const modules = context.modules ?? MODULES;
   const stores = createStores(database.db, {
     dialect: database.dialect,
+    modules,
     preparedQuery: database.preparedQuery,
     coalesceReads: database.dialect === "postgres" ? config.database.coalesceSessionReads || undefined : undefined,
   });
@@ -119,13 +129,16 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     sessions: createSessionService(config, stores, now),
     mailer,
     oauth: createOAuthRuntime(config, now),
+    modules,
     now,
   };
-  const http = createHttpHandler(runtime, Object.values(ENDPOINTS) as AnyEndpoint[]);
+  // Core's routes and those of the modules the configuration turns on.
+  const endpoints = activeEndpoints(ENDPOINTS, modules, config);
+  const http = createHttpHandler(runtime, Object.values(endpoints));
   const internalBase = config.baseURL ?? "http://localhost";
 
-  const call = async (name: keyof Endpoints, input: CallInput = {}) => {
-    const endpoint = ENDPOINTS[name] as AnyEndpoint;
+  const call = async (name: string, input: CallInput = {}) => {
+    const endpoint = endpoints[name]!;
     const headers = new Headers(input.headers);
     if (endpoint.auth !== "none" && !headers.has("cookie")) throw new APIError("BAD_REQUEST", HTTP_MESSAGES.HEADERS_IS_REQUIRED);
     const url = new URL(config.basePath + endpoint.path, internalBase);
@@ -146,13 +159,13 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
   const api = new Proxy({} as GatehouseApi, {
     get(_target, property) {
       if (property === "withHeaders") {
-        return async (name: keyof Endpoints, input?: CallInput) => {
+        return async (name: string, input?: CallInput) => {
           const result = await call(name, input);
           return { data: result.data, headers: result.headers };
         };
       }
-      if (typeof property !== "string" || !(property in ENDPOINTS)) return undefined;
-      return async (input?: CallInput) => (await call(property as keyof Endpoints, input)).data;
+      if (typeof property !== "string" || !(property in endpoints)) return undefined;
+      return async (input?: CallInput) => (await call(property, input)).data;
     },
   });
 
@@ -172,7 +185,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     api,
     runtime,
     database,
-    migrate: () => migrateToLatest(database.db as never, database.dialect, database.schema),
+    migrate: () => migrateDatabase(database, modules),
     async close() {
       clearInterval(sweep);
       await Promise.allSettled([

@@ -19,44 +19,7 @@ import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./social/acc
 import { callbackOAuth, callbackOAuthPost } from "./social/callback-routes.js";
 import { signInSocial } from "./social/sign-in-routes.js";
 import { accountInfo, getAccessToken, refreshToken } from "./social/token-routes.js";
-import {
-  acceptInvitation,
-  getInvitation,
-  listUserInvitations,
-  rejectInvitation,
-} from "./organization/invitation-recipient-routes.js";
-import { cancelInvitation, inviteMember, listInvitations } from "./organization/invitation-routes.js";
-import {
-  addMember,
-  getActiveMember,
-  getActiveMemberRole,
-  leaveOrganization,
-  listMembers,
-  removeMember,
-  updateMemberRole,
-} from "./organization/member-routes.js";
-import {
-  checkOrganizationSlug,
-  createOrganization,
-  deleteOrganization,
-  getFullOrganization,
-  getOrganization,
-  listOrganizations,
-  setActiveOrganization,
-  updateOrganization,
-} from "./organization/organization-routes.js";
-import { hasPermission } from "./organization/permission-routes.js";
-import {
-  addTeamMember,
-  createTeam,
-  listTeamMembers,
-  listTeams,
-  listUserTeams,
-  removeTeam,
-  removeTeamMember,
-  setActiveTeam,
-  updateTeam,
-} from "./organization/team-routes.js";
+import { organizationModule } from "./organization/module.js";
 import { getSession, listSessions, revokeOtherSessions, revokeSession, revokeSessions, signOut } from "./session/routes.js";
 import { updateUser } from "./user/routes.js";
 import { changeEmail } from "./verification/change-email-routes.js";
@@ -72,7 +35,10 @@ import {
   setPassword,
 } from "./verification/password-routes.js";
 
-/** Every route of the service, by the name the server-side API calls it. */
+/**
+ * Every route of the service, by the name the server-side API calls it: core's, and each module's (modules.ts) where
+ * its routes always stood. createGatehouse serves a module's routes only when the configuration turns it on.
+ */
 export const ENDPOINTS = {
   ok,
   error,
@@ -97,38 +63,7 @@ export const ENDPOINTS = {
   changeEmail,
   deleteUser,
   deleteUserCallback,
-  createOrganization,
-  checkOrganizationSlug,
-  updateOrganization,
-  deleteOrganization,
-  listOrganizations,
-  getOrganization,
-  getFullOrganization,
-  setActiveOrganization,
-  leaveOrganization,
-  removeMember,
-  updateMemberRole,
-  addMember,
-  getActiveMember,
-  getActiveMemberRole,
-  listMembers,
-  inviteMember,
-  acceptInvitation,
-  rejectInvitation,
-  cancelInvitation,
-  getInvitation,
-  listInvitations,
-  listUserInvitations,
-  createTeam,
-  updateTeam,
-  removeTeam,
-  listTeams,
-  addTeamMember,
-  removeTeamMember,
-  setActiveTeam,
-  listUserTeams,
-  listTeamMembers,
-  hasPermission,
+  ...organizationModule.endpoints,
   devOutbox,
   signInUsername,
   isUsernameAvailable,

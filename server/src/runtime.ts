@@ -1,4 +1,5 @@
 import type { Config } from "./config/index.js";
+import type { AnyModule } from "./gatehouse-module.js";
 import type { PasswordHasher } from "./credentials/password.js";
 import type { Mailer } from "./email/mailer.js";
 import type { OriginMatcher } from "./http/origin.js";
@@ -6,7 +7,7 @@ import type { PublicBase } from "./http/public-base.js";
 import type { Logger } from "./logger.js";
 import type { OAuthRuntime } from "./social/registry.js";
 import type { SessionService } from "./session/session-service.js";
-import type { Stores } from "./storage/index.js";
+import type { Stores } from "./modules.js";
 import type { SecondaryStorage } from "./storage/secondary/types.js";
 
 /**
@@ -27,5 +28,7 @@ export interface Runtime {
   mailer: Mailer;
   /** Social sign-in: the configured providers and the token vault. */
   oauth: OAuthRuntime;
+  /** The installed modules (modules.ts), for the hooks core runs on their behalf (user removal). */
+  modules: readonly AnyModule[];
   now(): Date;
 }

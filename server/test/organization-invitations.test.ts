@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStores } from "../src/storage/index.js";
+import { createStores } from "../src/modules.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { uniqueEmail } from "./helpers/http-client.js";

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, it } from "vitest";
-import { createStores, migrateToLatest, openDatabase } from "../src/storage/index.js";
+import { createStores, migrateDatabase } from "../src/modules.js";
+import { openDatabase } from "../src/storage/index.js";
 import { userRecord } from "./helpers/storage.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-wal-"));
@@ -13,7 +14,7 @@ it("moves committed pages from the WAL into the database file from its worker, n
   const file = join(dir, "wal.db");
   const handle = openDatabase({ url: `sqlite://${file}` });
   try {
-    await migrateToLatest(handle.db as never, handle.dialect);
+    await migrateDatabase(handle);
     const stores = createStores(handle.db, { dialect: handle.dialect });
     await sleep(1500);
     const before = statSync(file).size;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../src/crypto/random.js";
 import { isUniqueViolation } from "../src/storage/constraint-errors.js";
-import type { Stores } from "../src/storage/index.js";
-import type { Invitation, Member, Organization, Team, User } from "../src/storage/models.js";
+import type { Stores } from "../src/modules.js";
+import type { Invitation, Member, Organization, Team } from "../src/organization/store/index.js";
+import type { User } from "../src/storage/models.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { openMigratedStorage, userRecord, type MigratedStorage } from "./helpers/storage.js";
 

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../src/crypto/random.js";
-import { createStores, migrateToLatest, type DatabaseHandle, type Stores } from "../src/storage/index.js";
+import { createStores, migrateDatabase, type Stores } from "../src/modules.js";
+import type { DatabaseHandle } from "../src/storage/index.js";
 import type { Account, Session, User } from "../src/storage/models.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { openMigratedStorage, userRecord, type MigratedStorage } from "./helpers/storage.js";
@@ -54,7 +55,7 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
   });
 
   it("applies migrations once: a second run applies nothing", async () => {
-    expect(await migrateToLatest(handle.db as never, handle.dialect, handle.schema)).toEqual([]);
+    expect(await migrateDatabase(handle)).toEqual([]);
   });
 
   it.runIf(dialect === "postgres")("indexes the admin list's contains searches with trigrams on PostgreSQL", async () => {

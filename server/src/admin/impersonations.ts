@@ -1,6 +1,6 @@
 import type { Config } from "../config/index.js";
 import { isBanned } from "../credentials/rules.js";
-import type { Stores } from "../storage/index.js";
+import type { CoreStores as Stores } from "../storage/index.js";
 import type { User } from "../storage/models.js";
 import { hasPermission, isAdministrator } from "./access.js";
 

@@ -8,7 +8,7 @@ import {
   publicMemberWithUser,
   publicOrganization,
 } from "../organization/public.js";
-import { ORGANIZATION_SORT_FIELDS, type OrganizationWithCount } from "../storage/organization-directory.js";
+import { ORGANIZATION_SORT_FIELDS, type OrganizationWithCount } from "../organization/store/directory.js";
 import { requirePermission } from "./guard.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, queryInteger } from "./list-users-route.js";
 import { ADMIN_MESSAGES } from "./messages.js";

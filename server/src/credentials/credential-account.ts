@@ -2,7 +2,7 @@ import { generateId } from "../crypto/random.js";
 import { limitPasswordCheck } from "../http/account-limits.js";
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
-import type { Account, Session, Stores } from "../storage/index.js";
+import type { Account, CoreStores as Stores, Session } from "../storage/index.js";
 import { needsRehash, storedHashFormat } from "./hash-formats.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { NewUser } from "../storage/users.js";

@@ -143,5 +143,7 @@ export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, unknown>;
  * The pipeline hands them the Runtime, which has every part D names.
  */
 export function defineEndpointFor<D>() {
-  return <B extends z.ZodType, Q extends z.ZodType, R>(endpoint: Endpoint<B, Q, R, D>): Endpoint<B, Q, R, D> => endpoint;
+  return <B extends z.ZodType, Q extends z.ZodType, R>(
+    endpoint: Endpoint<B, Q, R, D> & AnswerDeclaration,
+  ): Endpoint<B, Q, R, D> => endpoint;
 }

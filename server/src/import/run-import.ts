@@ -5,7 +5,7 @@ import type { Runtime } from "../runtime.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import { isUnavailableError } from "../storage/database.js";
 import type { ImportedUser } from "../storage/imported-users.js";
-import type { Stores } from "../storage/index.js";
+import type { CoreStores as Stores } from "../storage/index.js";
 import { parseImportLine } from "./import-line.js";
 import { progressBar, type ImportCounts } from "./progress.js";
 

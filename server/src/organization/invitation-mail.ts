@@ -1,14 +1,15 @@
 import { pickLanguage } from "../email/language.js";
 import { renderMail } from "../email/templates.js";
-import type { EndpointContext } from "../http/endpoint.js";
 import { requireBase } from "../http/public-base.js";
-import type { Invitation, Organization, User } from "../storage/index.js";
+import type { User } from "../storage/index.js";
+import type { OrganizationContext } from "./deps.js";
+import type { Invitation, Organization } from "./store/index.js";
 
 /**
  * Where invitation links lead: the web app's invitation page, on `email.appURL`, else BASE_URL, else the base
  * fixed when the service started listening (never the inviter's request's Host header).
  */
-export function invitationUrl(ctx: EndpointContext, invitationId: string): string {
+export function invitationUrl(ctx: OrganizationContext, invitationId: string): string {
   const base = (ctx.runtime.config.email.appURL ?? requireBase(ctx.runtime)).replace(/\/+$/, "");
   return `${base}/invitation/${encodeURIComponent(invitationId)}`;
 }
@@ -18,7 +19,7 @@ export function invitationUrl(ctx: EndpointContext, invitationId: string): strin
  * inviter's request's Accept-Language, else English.
  */
 export async function sendInvitationMail(
-  ctx: EndpointContext,
+  ctx: OrganizationContext,
   invitation: Invitation,
   organization: Organization,
   inviter: Pick<User, "name" | "email">,

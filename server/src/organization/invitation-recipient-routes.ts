@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { generateId } from "../crypto/random.js";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { HTTP_MESSAGES } from "../http/messages.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
-import type { Invitation, Member, MemberWithUser, Stores, User } from "../storage/index.js";
+import type { User } from "../storage/index.js";
 import { normalizeEmail } from "../user/email-address.js";
-import type { Runtime } from "../runtime.js";
 import { invitingRefusal } from "./access-control.js";
+import { defineOrganizationEndpoint, type OrganizationDeps, type OrganizationStores } from "./deps.js";
 import { activateOrganization, callerOf, inTransaction, splitTeamIds } from "./membership.js";
 import { ORG_FIXED_CODES, ORG_MESSAGES } from "./messages.js";
 import { invitationSchema, memberSchema, publicInvitation, publicMember } from "./public.js";
 import { emailInputSchema, idSchema } from "./schemas.js";
+import type { Invitation, Member, MemberWithUser } from "./store/index.js";
 
 /** The routes the invited person uses: view, accept, reject, and list their own invitations. */
 const TAGS = ["Organization invitations"] as const;
@@ -21,7 +21,7 @@ const TAGS = ["Organization invitations"] as const;
  * `organization.requireEmailVerificationOnInvitation` (on by default), only once that address is verified:
  * otherwise anyone could sign up with someone else's address and take their seat.
  */
-function requireRecipient(runtime: Runtime, invitation: Invitation, user: User, unverifiedMessage: string): void {
+function requireRecipient(runtime: OrganizationDeps, invitation: Invitation, user: User, unverifiedMessage: string): void {
   if (normalizeEmail(invitation.email) !== normalizeEmail(user.email)) {
     throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION);
   }
@@ -38,7 +38,7 @@ const isOpen = (invitation: Invitation, now: Date) => invitation.status === "pen
  * "Inviter is no longer a member of the organization" (SPEC.md), or "Inviter is no longer allowed to invite a user
  * with this role" once they were demoted. The invitation stays pending: an inviter added back makes it good again.
  */
-async function requireEntitledInviter(runtime: Runtime, stores: Stores, invitation: Invitation): Promise<MemberWithUser> {
+async function requireEntitledInviter(runtime: OrganizationDeps, stores: OrganizationStores, invitation: Invitation): Promise<MemberWithUser> {
   const inviter = await stores.members.findMemberByUserId(invitation.organizationId, invitation.inviterId);
   if (!inviter) throw new APIError("BAD_REQUEST", ORG_MESSAGES.INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION);
   if (invitingRefusal(inviter.role, invitation.role, runtime.config.organization.creatorRole)) {
@@ -47,7 +47,7 @@ async function requireEntitledInviter(runtime: Runtime, stores: Stores, invitati
   return inviter;
 }
 
-export const acceptInvitation = defineEndpoint({
+export const acceptInvitation = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/accept-invitation",
   changesSession: true,
@@ -117,7 +117,7 @@ export const acceptInvitation = defineEndpoint({
   },
 });
 
-export const rejectInvitation = defineEndpoint({
+export const rejectInvitation = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/reject-invitation",
   // Read from the database, not the cookie cache: the recipient check needs the current email and its verification.
@@ -139,7 +139,7 @@ export const rejectInvitation = defineEndpoint({
   },
 });
 
-export const getInvitation = defineEndpoint({
+export const getInvitation = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/get-invitation",
   auth: "session",
@@ -172,7 +172,7 @@ export const getInvitation = defineEndpoint({
   },
 });
 
-export const listUserInvitations = defineEndpoint({
+export const listUserInvitations = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/list-user-invitations",
   // The signed-in user's invitations; server-side calls may name an email instead (checked in the handler).

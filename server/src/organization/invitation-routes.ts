@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { generateId } from "../crypto/random.js";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import type { Invitation, Stores } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { inBackground } from "../verification/background.js";
 import { can, invitingRefusal } from "./access-control.js";
+import { defineOrganizationEndpoint, type OrganizationStores } from "./deps.js";
 import { sendInvitationMail } from "./invitation-mail.js";
 import {
   badRequest,
@@ -23,12 +22,13 @@ import {
 import { ORG_MESSAGES } from "./messages.js";
 import { invitationSchema, publicInvitation } from "./public.js";
 import { emailInputSchema, idSchema, roleInputSchema, teamIdsInputSchema } from "./schemas.js";
+import type { Invitation } from "./store/index.js";
 
 const TAGS = ["Organization invitations"] as const;
 
 /** Checks the teams an invitation names: teams on, each a team of the organization, each with a free seat. */
 async function requireInvitationTeams(
-  stores: Stores,
+  stores: OrganizationStores,
   options: { enabled: boolean; maximumMembersPerTeam?: number | undefined },
   organizationId: string,
   teamIds: readonly string[],
@@ -43,7 +43,7 @@ async function requireInvitationTeams(
   }
 }
 
-export const inviteMember = defineEndpoint({
+export const inviteMember = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/invite-member",
   auth: "session",
@@ -118,7 +118,7 @@ export const inviteMember = defineEndpoint({
   },
 });
 
-export const cancelInvitation = defineEndpoint({
+export const cancelInvitation = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/cancel-invitation",
   auth: "session",
@@ -141,7 +141,7 @@ export const cancelInvitation = defineEndpoint({
   },
 });
 
-export const listInvitations = defineEndpoint({
+export const listInvitations = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/list-invitations",
   auth: "session",

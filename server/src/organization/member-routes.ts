@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { generateId } from "../crypto/random.js";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
-import type { Member } from "../storage/index.js";
 import { normalizeEmail } from "../user/email-address.js";
 import { USER_MESSAGES } from "../user/messages.js";
 import { hasRole } from "./access-control.js";
+import { defineOrganizationEndpoint } from "./deps.js";
 import {
   badRequest,
   callerOf,
@@ -25,10 +24,11 @@ import {
 import { ORG_MESSAGES } from "./messages.js";
 import { memberSchema, memberWithUserSchema, publicMember, publicMemberWithUser } from "./public.js";
 import { idSchema, queryInt, roleInputSchema, slugSchema } from "./schemas.js";
+import type { Member } from "./store/index.js";
 
 const TAGS = ["Organization members"] as const;
 
-export const leaveOrganization = defineEndpoint({
+export const leaveOrganization = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/leave",
   changesSession: true,
@@ -61,7 +61,7 @@ export const leaveOrganization = defineEndpoint({
   },
 });
 
-export const removeMember = defineEndpoint({
+export const removeMember = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/remove-member",
   changesSession: true,
@@ -108,7 +108,7 @@ export const removeMember = defineEndpoint({
   },
 });
 
-export const updateMemberRole = defineEndpoint({
+export const updateMemberRole = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/update-member-role",
   auth: "session",
@@ -149,7 +149,7 @@ export const updateMemberRole = defineEndpoint({
   },
 });
 
-export const addMember = defineEndpoint({
+export const addMember = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/add-member",
   // Server-side API only. With a session (cookie header) the call acts for that user and their role is checked.
@@ -224,7 +224,7 @@ export const addMember = defineEndpoint({
   },
 });
 
-export const getActiveMember = defineEndpoint({
+export const getActiveMember = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/get-active-member",
   auth: "session",
@@ -245,7 +245,7 @@ export const getActiveMember = defineEndpoint({
   },
 });
 
-export const getActiveMemberRole = defineEndpoint({
+export const getActiveMemberRole = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/get-active-member-role",
   auth: "session",
@@ -279,7 +279,7 @@ export const getActiveMemberRole = defineEndpoint({
   },
 });
 
-export const listMembers = defineEndpoint({
+export const listMembers = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/list-members",
   auth: "session",

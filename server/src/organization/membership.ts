@@ -1,11 +1,11 @@
-import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { HTTP_MESSAGES } from "../http/messages.js";
-import type { Runtime } from "../runtime.js";
-import type { MemberWithUser, Organization, Session, Stores, Team } from "../storage/index.js";
+import type { Session } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { checkAccess, hasRole, isRoleName, joinRoles, parseRoles, type Permissions } from "./access-control.js";
+import type { OrganizationContext, OrganizationDeps, OrganizationStores } from "./deps.js";
 import { ORG_MESSAGES } from "./messages.js";
+import type { MemberWithUser, Organization, Team } from "./store/index.js";
 
 /**
  * What every organization route shares: which organization a request is about, who the caller is in it,
@@ -16,17 +16,17 @@ import { ORG_MESSAGES } from "./messages.js";
  * Runs `fn` over stores bound to one transaction. Inside it only these stores may be used: SQLite has a
  * single connection, which the transaction holds until it ends.
  */
-export function inTransaction<T>(runtime: Runtime, fn: (stores: Stores) => Promise<T>): Promise<T> {
+export function inTransaction<T>(runtime: OrganizationDeps, fn: (stores: OrganizationStores) => Promise<T>): Promise<T> {
   return runtime.stores.transaction(fn);
 }
 
 /** The organization a request names, else the session's active one; null when neither. */
-export function organizationIdOf(ctx: EndpointContext, given: string | null | undefined): string | null {
+export function organizationIdOf(ctx: OrganizationContext, given: string | null | undefined): string | null {
   return given ?? ctx.session?.session.activeOrganizationId ?? null;
 }
 
 /** The signed-in caller, for routes whose auth level guarantees a session. */
-export function callerOf(ctx: EndpointContext): SessionAndUser {
+export function callerOf(ctx: OrganizationContext): SessionAndUser {
   if (!ctx.session) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
   return ctx.session;
 }
@@ -35,13 +35,13 @@ export function callerOf(ctx: EndpointContext): SessionAndUser {
  * Routes that serve both signed-in users and trusted server-side calls (SPEC.md section 6): over HTTP a
  * session is required; an in-process call may come without one, and then no member checks apply.
  */
-export async function sessionOrServer(ctx: EndpointContext): Promise<SessionAndUser | null> {
+export async function sessionOrServer(ctx: OrganizationContext): Promise<SessionAndUser | null> {
   const session = await ctx.getSession();
   if (!session && !ctx.server) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
   return session;
 }
 
-export async function requireOrganization(runtime: Runtime, organizationId: string): Promise<Organization> {
+export async function requireOrganization(runtime: OrganizationDeps, organizationId: string): Promise<Organization> {
   const organization = await runtime.stores.organizations.findOrganizationById(organizationId);
   if (!organization) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
   return organization;
@@ -52,7 +52,7 @@ export async function requireOrganization(runtime: Runtime, organizationId: stri
  * A named organization that does not exist is 400 Organization not found.
  */
 export async function findNamedOrganization(
-  ctx: EndpointContext,
+  ctx: OrganizationContext,
   ref: { organizationId?: string | undefined; organizationSlug?: string | undefined },
 ): Promise<Organization | null> {
   const { organizations } = ctx.runtime.stores;
@@ -67,7 +67,7 @@ export async function findNamedOrganization(
 
 /** The user's membership of the organization, or the given refusal. */
 export async function requireMember(
-  runtime: Runtime,
+  runtime: OrganizationDeps,
   organizationId: string,
   userId: string,
   refusal: () => APIError,
@@ -86,14 +86,14 @@ export const badRequest = (message: string) => () => new APIError("BAD_REQUEST",
 export const forbidden = (message: string) => () => new APIError("FORBIDDEN", message);
 
 /** Whether a role string holds the creator role (owner by default), the role "only owner" rules protect. */
-export function isCreator(runtime: Runtime, role: string): boolean {
+export function isCreator(runtime: Pick<OrganizationDeps, "config">, role: string): boolean {
   return hasRole(role, runtime.config.organization.creatorRole);
 }
 
 /** How many members besides `exceptMemberId` hold the creator role. Call it under the organization lock. */
 export async function countOtherCreators(
-  runtime: Runtime,
-  stores: Stores,
+  runtime: Pick<OrganizationDeps, "config">,
+  stores: OrganizationStores,
   organizationId: string,
   exceptMemberId: string,
 ): Promise<number> {
@@ -109,8 +109,8 @@ export async function countOtherCreators(
  * Returns what was done, for the log.
  */
 export async function handOverOrganizations(
-  runtime: Runtime,
-  stores: Stores,
+  runtime: Pick<OrganizationDeps, "config">,
+  stores: OrganizationStores,
   userId: string,
 ): Promise<{ deleted: string[]; handedOver: { organizationId: string; toUserId: string }[] }> {
   const creatorRole = runtime.config.organization.creatorRole;
@@ -146,7 +146,7 @@ export function splitTeamIds(teamId: string | null): string[] {
 }
 
 /** Team routes exist only with `organization.teams.enabled`; otherwise they answer like unknown paths. */
-export function requireTeamsEnabled(runtime: Runtime): void {
+export function requireTeamsEnabled(runtime: OrganizationDeps): void {
   if (!runtime.config.organization.teams.enabled) throw new APIError("NOT_FOUND", HTTP_MESSAGES.NOT_FOUND);
 }
 
@@ -156,7 +156,7 @@ export function requireTeamsEnabled(runtime: Runtime): void {
  * reveal nothing.
  */
 export async function requireCallerTeam(
-  runtime: Runtime,
+  runtime: OrganizationDeps,
   teamId: string,
   userId: string,
   organizationId?: string,
@@ -170,7 +170,7 @@ export async function requireCallerTeam(
 
 /** Re-issues the caller's session cookies after its active organization or team changed. */
 export function reissueSession(
-  ctx: EndpointContext,
+  ctx: OrganizationContext,
   caller: SessionAndUser,
   changes: Partial<Pick<Session, "activeOrganizationId" | "activeTeamId">>,
 ): void {
@@ -181,7 +181,7 @@ export function reissueSession(
 
 /** Points the caller's session at an organization and team (null clears) and re-issues its cookies. */
 export async function activateOrganization(
-  ctx: EndpointContext,
+  ctx: OrganizationContext,
   caller: SessionAndUser,
   organizationId: string | null,
   teamId: string | null,

@@ -1,15 +1,15 @@
 import { z } from "zod";
 import type { OrganizationCreationRule } from "../config/options.js";
 import { generateId } from "../crypto/random.js";
-import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
 import { APIError, fillMessage } from "../http/errors.js";
 import { HTTP_MESSAGES } from "../http/messages.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
-import type { Member, Organization, Team, User } from "../storage/index.js";
+import type { User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
 import { statusSchema } from "../user/public.js";
 import { can } from "./access-control.js";
+import { defineOrganizationEndpoint, type OrganizationContext } from "./deps.js";
 import {
   activateOrganization,
   badRequest,
@@ -38,6 +38,7 @@ import {
   teamSchema,
 } from "./public.js";
 import { idSchema, logoSchema, metadataSchema, organizationNameSchema, queryInt, slugSchema } from "./schemas.js";
+import type { Member, Organization, Team } from "./store/index.js";
 
 const TAGS = ["Organization"] as const;
 
@@ -52,7 +53,7 @@ async function mayCreateOrganization(rule: OrganizationCreationRule, user: User)
 
 /** Who an organization is created for: the signed-in user, or (server-side calls only) the userId given. */
 async function creatorOf(
-  ctx: EndpointContext,
+  ctx: OrganizationContext,
   session: SessionAndUser | null,
   userId: string | undefined,
 ): Promise<User> {
@@ -74,7 +75,7 @@ async function creatorOf(
   return user;
 }
 
-export const createOrganization = defineEndpoint({
+export const createOrganization = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/create",
   changesSession: true,
@@ -150,7 +151,7 @@ export const createOrganization = defineEndpoint({
   },
 });
 
-export const checkOrganizationSlug = defineEndpoint({
+export const checkOrganizationSlug = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/check-slug",
   auth: "session",
@@ -166,7 +167,7 @@ export const checkOrganizationSlug = defineEndpoint({
   },
 });
 
-export const updateOrganization = defineEndpoint({
+export const updateOrganization = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/update",
   auth: "session",
@@ -214,7 +215,7 @@ export const updateOrganization = defineEndpoint({
   },
 });
 
-export const deleteOrganization = defineEndpoint({
+export const deleteOrganization = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/delete",
   changesSession: true,
@@ -251,7 +252,7 @@ export const deleteOrganization = defineEndpoint({
   },
 });
 
-export const listOrganizations = defineEndpoint({
+export const listOrganizations = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/list",
   auth: "session",
@@ -269,7 +270,7 @@ const organizationRefQuery = {
   organizationSlug: slugSchema.optional(),
 };
 
-export const getOrganization = defineEndpoint({
+export const getOrganization = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/get-organization",
   auth: "session",
@@ -285,7 +286,7 @@ export const getOrganization = defineEndpoint({
   },
 });
 
-export const getFullOrganization = defineEndpoint({
+export const getFullOrganization = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/get-full-organization",
   auth: "session",
@@ -335,7 +336,7 @@ export const getFullOrganization = defineEndpoint({
   },
 });
 
-export const setActiveOrganization = defineEndpoint({
+export const setActiveOrganization = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/set-active",
   changesSession: true,

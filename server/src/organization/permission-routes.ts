@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { checkAccess } from "./access-control.js";
+import { defineOrganizationEndpoint } from "./deps.js";
 import { callerOf, forbidden, organizationIdOf, requireMember } from "./membership.js";
 import { ORG_MESSAGES } from "./messages.js";
 import { idSchema } from "./schemas.js";
@@ -10,7 +10,7 @@ const permissionsSchema = z
   .record(z.string().min(1).max(64), z.array(z.string().min(1).max(64)).min(1).max(16))
   .refine((value) => Object.keys(value).length <= 16, "Too many resources");
 
-export const hasPermission = defineEndpoint({
+export const hasPermission = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/has-permission",
   auth: "session",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Invitation, Member, MemberWithUser, Organization, Team, TeamMember } from "../storage/models.js";
+import type { Invitation, Member, MemberWithUser, Organization, Team, TeamMember } from "./store/index.js";
 
 /**
  * What answers carry. metadata is stored as JSON text and answered parsed (an object, or null) by every route,

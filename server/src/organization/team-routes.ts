@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { generateId } from "../crypto/random.js";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
-import type { Stores, Team } from "../storage/index.js";
 import { can } from "./access-control.js";
+import { defineOrganizationEndpoint, type OrganizationStores } from "./deps.js";
 import {
   badRequest,
   callerOf,
@@ -23,11 +22,12 @@ import {
 import { ORG_MESSAGES, ORG_SUCCESS_MESSAGES } from "./messages.js";
 import { messageSchema, publicTeam, publicTeamMember, teamMemberSchema, teamSchema } from "./public.js";
 import { idSchema, teamNameSchema } from "./schemas.js";
+import type { Team } from "./store/index.js";
 
 const TAGS = ["Organization teams"] as const;
 
 /** Removes a deleted team's id from the pending invitations that named it. */
-async function stripTeamFromInvitations(stores: Stores, organizationId: string, teamId: string): Promise<void> {
+async function stripTeamFromInvitations(stores: OrganizationStores, organizationId: string, teamId: string): Promise<void> {
   for (const invitation of await stores.invitations.listPendingTeamInvitations(organizationId)) {
     const ids = splitTeamIds(invitation.teamId);
     if (!ids.includes(teamId)) continue;
@@ -36,7 +36,7 @@ async function stripTeamFromInvitations(stores: Stores, organizationId: string, 
   }
 }
 
-export const createTeam = defineEndpoint({
+export const createTeam = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/create-team",
   // A session over HTTP; trusted server-side calls may come without one (checked in the handler).
@@ -75,7 +75,7 @@ export const createTeam = defineEndpoint({
   },
 });
 
-export const updateTeam = defineEndpoint({
+export const updateTeam = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/update-team",
   auth: "session",
@@ -94,7 +94,7 @@ export const updateTeam = defineEndpoint({
   },
 });
 
-export const removeTeam = defineEndpoint({
+export const removeTeam = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/remove-team",
   changesSession: true,
@@ -135,7 +135,7 @@ export const removeTeam = defineEndpoint({
   },
 });
 
-export const listTeams = defineEndpoint({
+export const listTeams = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/list-teams",
   auth: "session",
@@ -155,7 +155,7 @@ export const listTeams = defineEndpoint({
 
 const teamMemberBody = z.object({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() });
 
-export const addTeamMember = defineEndpoint({
+export const addTeamMember = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/add-team-member",
   auth: "session",
@@ -192,7 +192,7 @@ export const addTeamMember = defineEndpoint({
   },
 });
 
-export const removeTeamMember = defineEndpoint({
+export const removeTeamMember = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/remove-team-member",
   changesSession: true,
@@ -221,7 +221,7 @@ export const removeTeamMember = defineEndpoint({
   },
 });
 
-export const setActiveTeam = defineEndpoint({
+export const setActiveTeam = defineOrganizationEndpoint({
   method: "POST",
   path: "/organization/set-active-team",
   changesSession: true,
@@ -254,7 +254,7 @@ export const setActiveTeam = defineEndpoint({
   },
 });
 
-export const listUserTeams = defineEndpoint({
+export const listUserTeams = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/list-user-teams",
   auth: "session",
@@ -278,7 +278,7 @@ export const listUserTeams = defineEndpoint({
   },
 });
 
-export const listTeamMembers = defineEndpoint({
+export const listTeamMembers = defineOrganizationEndpoint({
   method: "GET",
   path: "/organization/list-team-members",
   auth: "session",

@@ -3,7 +3,7 @@ import { generateId } from "../crypto/random.js";
 import { signCookieValue, unsignCookieValue, type CookieAttributes } from "../http/cookies.js";
 import { isBanned } from "../credentials/rules.js";
 import { APIError } from "../http/errors.js";
-import type { Session, Stores, User } from "../storage/index.js";
+import type { CoreStores as Stores, Session, User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import {
   cacheStillValid,

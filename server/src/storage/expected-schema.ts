@@ -1,10 +1,11 @@
-import type { Database } from "./schema.js";
+import type { CoreTables } from "./schema.js";
 
 /**
- * Every table, column and plain index the service needs, in one place. The versioned migrations (migrations/)
- * create the tables of a new database; the reconcile step (reconcile.ts) compares this description with what an
- * existing database holds (one written by an earlier version, or by another implementation of this API such as
- * Better Auth, whose plugins add columns to the core tables) and adds what is missing.
+ * Every table, column and plain index the service needs: the core tables' here, each module's in its folder
+ * (organization/tables.ts), put together by composeSchema. The versioned migrations create the tables of a new
+ * database; the reconcile step (reconcile.ts) compares this description with what an existing database holds (one
+ * written by an earlier version, or by another implementation of this API such as Better Auth, whose plugins add
+ * columns to the core tables) and adds what is missing.
  *
  * Logical types, stored as the other tools of this API store them:
  * - text: `text` on both dialects;
@@ -34,15 +35,22 @@ export interface TableSpec<Columns extends string = string> {
   indexes: readonly IndexSpec[];
 }
 
-type Tables = Omit<Database, "kysely_migration">;
+/** A part of the schema keyed by Kysely table interfaces, so a column added there and not here fails to compile. */
+export type TableSpecs<Tables> = { [T in keyof Tables & string]: TableSpec<keyof Tables[T] & string> };
+
+/** The whole expected schema, by table name. */
+export type SchemaSpec = Record<string, TableSpec>;
+
+/** Columns and indexes a module adds to a table of another part (as Better Auth's admin plugin adds to user). */
+export type TableAdditions = Record<string, { columns?: Record<string, ColumnSpec>; indexes?: readonly IndexSpec[] }>;
 
 const text: ColumnSpec = { type: "text" };
 const requiredText: ColumnSpec = { type: "text", notNull: true };
 const date: ColumnSpec = { type: "date" };
 const requiredDate: ColumnSpec = { type: "date", notNull: true };
 
-/** Keyed by the table interfaces of schema.ts, so a column added there and not here fails to compile. */
-export const EXPECTED_SCHEMA: { [T in keyof Tables]: TableSpec<keyof Tables[T] & string> } = {
+/** The core tables, keyed by the table interfaces of schema.ts. */
+export const CORE_TABLE_SPECS: TableSpecs<CoreTables> = {
   user: {
     columns: {
       id: requiredText,
@@ -131,71 +139,29 @@ export const EXPECTED_SCHEMA: { [T in keyof Tables]: TableSpec<keyof Tables[T] &
     },
     indexes: [{ name: "verification_identifier_idx", columns: ["identifier"] }],
   },
-  organization: {
-    columns: {
-      id: requiredText,
-      name: requiredText,
-      slug: requiredText,
-      logo: text,
-      metadata: text,
-      createdAt: requiredDate,
-    },
-    indexes: [{ name: "organization_slug_uidx", columns: ["slug"], unique: true }],
-  },
-  member: {
-    columns: {
-      id: requiredText,
-      organizationId: requiredText,
-      userId: requiredText,
-      role: requiredText,
-      createdAt: requiredDate,
-    },
-    indexes: [
-      // One membership per user and organization: the last line of defence against two concurrent joins.
-      { name: "member_organizationId_userId_uidx", columns: ["organizationId", "userId"], unique: true },
-      { name: "member_userId_idx", columns: ["userId"] },
-    ],
-  },
-  invitation: {
-    columns: {
-      id: requiredText,
-      organizationId: requiredText,
-      email: requiredText,
-      role: text,
-      // organization plugin with teams
-      teamId: text,
-      status: requiredText,
-      expiresAt: requiredDate,
-      createdAt: requiredDate,
-      inviterId: requiredText,
-    },
-    indexes: [
-      { name: "invitation_organizationId_idx", columns: ["organizationId"] },
-      { name: "invitation_email_idx", columns: ["email"] },
-    ],
-  },
-  team: {
-    columns: {
-      id: requiredText,
-      name: requiredText,
-      organizationId: requiredText,
-      createdAt: requiredDate,
-      updatedAt: date,
-      // Better Auth's seat counter, NOT NULL without a default in its databases: every insert must write it.
-      memberCount: { type: "integer", notNull: true, default: 0 },
-    },
-    indexes: [{ name: "team_organizationId_idx", columns: ["organizationId"] }],
-  },
-  teamMember: {
-    columns: {
-      id: requiredText,
-      teamId: requiredText,
-      userId: requiredText,
-      createdAt: requiredDate,
-    },
-    indexes: [
-      { name: "teamMember_teamId_userId_uidx", columns: ["teamId", "userId"], unique: true },
-      { name: "teamMember_userId_idx", columns: ["userId"] },
-    ],
-  },
 };
+
+/**
+ * The expected schema of core and the modules: each table declared once (two parts declaring the same table is a
+ * programming error), then each part's additions to tables of other parts.
+ */
+export function composeSchema(
+  parts: readonly { tables: SchemaSpec | TableSpecs<object>; tableAdditions?: TableAdditions | undefined }[],
+): SchemaSpec {
+  const schema: SchemaSpec = {};
+  for (const part of parts) {
+    for (const [name, spec] of Object.entries(part.tables as SchemaSpec)) {
+      if (schema[name]) throw new Error(`table "${name}" is declared twice`);
+      schema[name] = { columns: { ...spec.columns }, indexes: [...spec.indexes] };
+    }
+  }
+  for (const part of parts) {
+    for (const [name, added] of Object.entries(part.tableAdditions ?? {})) {
+      const spec = schema[name];
+      if (!spec) throw new Error(`table "${name}" is extended but not declared`);
+      spec.columns = { ...spec.columns, ...added.columns };
+      spec.indexes = [...spec.indexes, ...(added.indexes ?? [])];
+    }
+  }
+  return schema;
+}

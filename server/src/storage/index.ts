@@ -2,19 +2,14 @@ import type { Kysely } from "kysely";
 import { accountStore } from "./accounts.js";
 import type { Dialect } from "./database.js";
 import { findTakenIdentities, insertImportedUsers, planImportLookups, type ImportedUser } from "./imported-users.js";
-import { invitationStore } from "./invitations.js";
-import { memberStore } from "./members.js";
 import { insertNewUser, type NewUserRecords } from "./new-user.js";
-import { organizationDirectoryStore } from "./organization-directory.js";
-import { organizationStore } from "./organizations.js";
 import type { Database } from "./schema.js";
 import { sessionStore, type SessionStoreOptions } from "./sessions.js";
-import { teamStore } from "./teams.js";
 import { userStore } from "./users.js";
 import { verificationStore } from "./verifications.js";
 
 export { openDatabase, isUnavailableError, type DatabaseHandle, type Dialect } from "./database.js";
-export { migrateToLatest } from "./migrator.js";
+export { composeDatabaseShape, migrateToLatest, type DatabaseShape, type SchemaPart } from "./migrator.js";
 export type * from "./models.js";
 
 /**
@@ -34,7 +29,7 @@ export function transactional<S extends object>(db: Kysely<any>, build: (db: Kys
   return stores;
 }
 
-/** Every repository over one connection (or one transaction). */
+/** Core's repositories over one connection (or one transaction); modules.ts adds the modules'. */
 export function createRepositories(db: Kysely<Database>, dialect: Dialect, opts: SessionStoreOptions = {}) {
   return {
     users: userStore(db),
@@ -49,24 +44,10 @@ export function createRepositories(db: Kysely<Database>, dialect: Dialect, opts:
       findTakenIdentities: (wanted: Parameters<typeof findTakenIdentities>[1]) => findTakenIdentities(db, wanted),
       insertImportedUsers: (batch: readonly ImportedUser[]) => insertImportedUsers(db, dialect, batch),
     },
-    organizations: organizationStore(db),
-    members: memberStore(db),
-    invitations: invitationStore(db),
-    teams: teamStore(db),
-    /** Every organization, for site administrators (read-only). */
-    organizationDirectory: organizationDirectoryStore(db),
   };
 }
 
-export interface StoreOptions extends SessionStoreOptions {
-  dialect: Dialect;
-}
+export type CoreRepositories = ReturnType<typeof createRepositories>;
 
-/** Every repository over the database, with transaction(fn). */
-export function createStores(db: Kysely<Database>, opts: StoreOptions): Stores {
-  const { dialect, ...sessionOptions } = opts;
-  // Prepared statements and coalesced reads run on the pool: never inside a transaction.
-  return transactional(db, (conn) => createRepositories(conn, dialect, conn.isTransaction ? {} : sessionOptions));
-}
-
-export type Stores = Transactional<ReturnType<typeof createRepositories>>;
+/** Core's repositories with transaction(fn): what core code needs (the runtime's stores hold the modules' too). */
+export type CoreStores = Transactional<CoreRepositories>;

@@ -1,10 +1,11 @@
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { Dialect } from "./database.js";
-import { EXPECTED_SCHEMA, type ColumnSpec, type IndexSpec, type LogicalType } from "./expected-schema.js";
+import type { ColumnSpec, IndexSpec, LogicalType, SchemaSpec } from "./expected-schema.js";
 import { introspectSchema, type FoundSchema, type FoundTable } from "./schema-introspection.js";
 
 /**
- * Brings an existing database up to the shape EXPECTED_SCHEMA describes, on every start: a database written by an
+ * Brings an existing database up to the shape the expected schema describes (expected-schema.ts: core's tables and
+ * the modules'), on every start: a database written by an
  * earlier Gatehouse, or by Better Auth (whose tables hold only the columns of the plugins it ran with). It adds
  * missing columns (nullable, or with the default the code expects) and missing indexes, and never drops or
  * rewrites anything. Tables that do not exist are left to the versioned migrations, which create them whole.
@@ -30,10 +31,15 @@ interface Change {
 }
 
 /** Runs the check and the changes in one transaction; answers what was changed (empty when nothing was). */
-export async function reconcileSchema(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<string[]> {
+export async function reconcileSchema(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  schema: string | undefined,
+  expected: SchemaSpec,
+): Promise<string[]> {
   return exclusively(db, dialect, schema, async (conn) => {
     const found = await introspectSchema(conn, dialect, schema);
-    const { changes, problems } = await planReconcile(conn, dialect, found, schema);
+    const { changes, problems } = await planReconcile(conn, dialect, found, schema, expected);
     if (problems.length) throw new SchemaMismatchError(problems);
     for (const change of changes) await change.statement.execute(conn);
     return changes.map((c) => c.description);
@@ -75,13 +81,14 @@ async function planReconcile(
   dialect: Dialect,
   found: FoundSchema,
   schema: string | undefined,
+  expected: SchemaSpec,
 ): Promise<{ changes: Change[]; problems: string[] }> {
   const columnChanges: Change[] = [];
   const indexChanges: Change[] = [];
   const problems: string[] = [];
   const tableRef = (table: string) => (schema ? sql.id(schema, table) : sql.id(table));
 
-  for (const [table, spec] of Object.entries(EXPECTED_SCHEMA)) {
+  for (const [table, spec] of Object.entries(expected)) {
     const existing = found.get(table);
     if (!existing) continue;
     const columns = spec.columns as Record<string, ColumnSpec>;

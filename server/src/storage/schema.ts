@@ -1,7 +1,8 @@
 import type { Generated } from "kysely";
 
 /**
- * Table shapes as SPEC.md section 3 and API-NOTES.md section 3 name them. Dates are written as ISO-8601
+ * The core tables' shapes as SPEC.md section 3 and API-NOTES.md section 3 name them (a module declares its own tables
+ * in its folder, as organization/tables.ts does; modules.ts composes the whole database's type). Dates are written as ISO-8601
  * strings (SQLite keeps them as text, PostgreSQL as timestamptz) and read back as Date or string; booleans are
  * written as 0/1 (SQLite integers, accepted by PostgreSQL's boolean input) and read back as number or boolean.
  * The mappers in rows.ts turn both into one model.
@@ -69,69 +70,15 @@ export interface VerificationTable {
   updatedAt: DbDate;
 }
 
-export interface OrganizationTable {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  /** JSON text of a record. */
-  metadata: string | null;
-  createdAt: DbDate;
-}
-
-export interface MemberTable {
-  id: string;
-  organizationId: string;
-  userId: string;
-  /** One role or several, comma-joined ("admin,member"). */
-  role: string;
-  createdAt: DbDate;
-}
-
-export interface InvitationTable {
-  id: string;
-  organizationId: string;
-  /** Lower-case. */
-  email: string;
-  role: string | null;
-  /** Comma-joined team ids, or null. */
-  teamId: string | null;
-  status: string;
-  expiresAt: DbDate;
-  createdAt: DbDate;
-  inviterId: string;
-}
-
-export interface TeamTable {
-  id: string;
-  name: string;
-  organizationId: string;
-  createdAt: DbDate;
-  updatedAt: DbDate | null;
-  /**
-   * Better Auth's seat counter, NOT NULL without a default in its databases: written as 0 for every new team and
-   * not kept (member counts come from teamMember). See migrations/0008-team-member-count.ts.
-   */
-  memberCount: number;
-}
-
-export interface TeamMemberTable {
-  id: string;
-  teamId: string;
-  userId: string;
-  createdAt: DbDate;
-}
-
-export interface Database {
+/** The core tables (user, session, account, verification): every module's store may read them too. */
+export interface CoreTables {
   user: UserTable;
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
-  organization: OrganizationTable;
-  member: MemberTable;
-  invitation: InvitationTable;
-  team: TeamTable;
-  teamMember: TeamMemberTable;
+}
+
+export interface Database extends CoreTables {
   /** Kysely's own bookkeeping, listed so raw reads type-check. */
   kysely_migration: { name: string; timestamp: string; id?: Generated<number> };
 }

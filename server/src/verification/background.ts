@@ -1,4 +1,4 @@
-import type { Runtime } from "../runtime.js";
+import type { Logger } from "../logger.js";
 
 /**
  * Routes that must not reveal whether an address has an account (forget-password, send-verification-email
@@ -7,7 +7,7 @@ import type { Runtime } from "../runtime.js";
  */
 export const ANONYMOUS_MAIL_FLOOR_MS = 250;
 
-export function inBackground(runtime: Runtime, what: string, task: () => Promise<void>): void {
+export function inBackground(runtime: { logger: Logger }, what: string, task: () => Promise<void>): void {
   void task().catch((error: Error) => runtime.logger.error({ err: error.message, task: what }, "background task failed"));
 }
 

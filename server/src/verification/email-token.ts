@@ -1,6 +1,6 @@
 import { errors, jwtVerify, SignJWT } from "jose";
 import { generateId } from "../crypto/random.js";
-import type { Stores } from "../storage/index.js";
+import type { CoreStores as Stores } from "../storage/index.js";
 import { emailTokenIdentifier } from "./identifiers.js";
 
 /**

@@ -1,5 +1,6 @@
 import { generateId } from "../../src/crypto/random.js";
-import { createStores, migrateToLatest, openDatabase, type DatabaseHandle, type Stores } from "../../src/storage/index.js";
+import { createStores, migrateDatabase, type Stores } from "../../src/modules.js";
+import { openDatabase, type DatabaseHandle } from "../../src/storage/index.js";
 import type { User } from "../../src/storage/models.js";
 import { createTestDatabase, type DialectName } from "./databases.js";
 
@@ -13,7 +14,7 @@ export interface MigratedStorage {
 export async function openMigratedStorage(dialect: DialectName): Promise<MigratedStorage> {
   const testDb = await createTestDatabase(dialect);
   const handle = openDatabase({ url: testDb.url, schema: testDb.schema });
-  await migrateToLatest(handle.db as never, handle.dialect, handle.schema);
+  await migrateDatabase(handle);
   return {
     handle,
     stores: createStores(handle.db, { dialect: handle.dialect }),

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Invitation, InvitationStatus } from "./models.js";
-import { dbDate, toDate } from "./rows.js";
-import type { Database, InvitationTable } from "./schema.js";
+import { dbDate, toDate } from "../../storage/rows.js";
+import type { OrganizationDatabase as Database, InvitationTable } from "../tables.js";
 
 const STATUSES: readonly InvitationStatus[] = ["pending", "accepted", "rejected", "canceled"];
 

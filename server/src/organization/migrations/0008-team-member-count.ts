@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../../storage/database.js";
 
 /**
  * team.memberCount: Better Auth's seat counter. Its databases declare it NOT NULL without a default, so every team

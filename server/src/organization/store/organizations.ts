@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Organization } from "./models.js";
-import { dbDate, toDate } from "./rows.js";
-import type { Database, OrganizationTable } from "./schema.js";
+import { dbDate, toDate } from "../../storage/rows.js";
+import type { OrganizationDatabase as Database, OrganizationTable } from "../tables.js";
 
 export function toOrganization(row: Selectable<OrganizationTable>): Organization {
   return {

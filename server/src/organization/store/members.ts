@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Selectable } from "kysely";
-import { containsPattern } from "./like.js";
+import { containsPattern } from "../../storage/like.js";
 import type { Member, MemberWithUser } from "./models.js";
-import { dbDate, toDate } from "./rows.js";
-import type { Database, MemberTable } from "./schema.js";
+import { dbDate, toDate } from "../../storage/rows.js";
+import type { OrganizationDatabase as Database, MemberTable } from "../tables.js";
 
 export function toMember(row: Selectable<MemberTable>): Member {
   return {

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type SqlBool } from "kysely";
-import { containsPattern } from "./like.js";
+import { containsPattern } from "../../storage/like.js";
 import type { Organization } from "./models.js";
 import { toOrganization } from "./organizations.js";
-import type { Database } from "./schema.js";
+import type { OrganizationDatabase as Database } from "../tables.js";
 
 /**
  * Read-only views over every organization, for site administrators (member-scoped reads live in

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { Dialect } from "../database.js";
-import { columnTypes } from "./types.js";
+import type { Dialect } from "../../storage/database.js";
+import { columnTypes } from "../../storage/migrations/types.js";
 
 /**
  * organization, member, invitation, team and teamMember (SPEC.md section 3, API-NOTES.md section 3).

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Team, TeamMember } from "./models.js";
-import { dbDate, toDate, toDateOrNull } from "./rows.js";
-import type { Database, TeamMemberTable, TeamTable } from "./schema.js";
+import { dbDate, toDate, toDateOrNull } from "../../storage/rows.js";
+import type { OrganizationDatabase as Database, TeamMemberTable, TeamTable } from "../tables.js";
 
 export function toTeam(row: Omit<Selectable<TeamTable>, "memberCount">): Team {
   return {

@@ -1,0 +1,57 @@
+import type { Kysely } from "kysely";
+import type { Config } from "./config/index.js";
+import type { AnyEndpoint } from "./http/endpoint.js";
+import type { Dialect } from "./storage/database.js";
+import type { SchemaSpec, TableAdditions } from "./storage/expected-schema.js";
+import type { CoreRepositories, Transactional } from "./storage/index.js";
+import type { MigrationModule } from "./storage/migrator.js";
+
+/**
+ * A part of the service in one folder: its routes, migrations, tables, store and error catalogue (README.md,
+ * "Modules"). Core (users, sessions, accounts, verification, credentials, social sign-in) is not a module; the
+ * organization and admin features are, and so is every later feature. createGatehouse composes core with the
+ * installed modules (MODULES, or the list given to it).
+ *
+ * A module's tables exist whether or not the configuration turns the module on: its migrations run with every
+ * installed module's (Kysely refuses a database that applied a migration it is no longer given, and a module
+ * turned off and on again finds its data). `enabled` decides whether its routes answer.
+ */
+export interface GatehouseModule<
+  Repositories extends object = object,
+  Endpoints extends Record<string, AnyEndpoint> = Record<string, AnyEndpoint>,
+> {
+  /** A short name, for errors and logs. */
+  name: string;
+  /** Whether the configuration turns the module's routes on. */
+  enabled(config: Config): boolean;
+  /** Its routes, by the name the server-side API calls them (routes.ts puts them in ENDPOINTS). */
+  endpoints: Endpoints;
+  /** Its versioned migrations, by name: one sequence with core's and the other modules' (storage/migrator.ts). */
+  migrations: Record<string, MigrationModule>;
+  /** Its tables' part of the expected schema (storage/expected-schema.ts), checked by the reconcile step. */
+  tables: SchemaSpec;
+  /** Columns and indexes it adds to tables of core or of another module (as Better Auth's plugins do). */
+  tableAdditions?: TableAdditions;
+  /** Its repositories over a connection or a transaction; they join core's in `runtime.stores`. */
+  repositories(db: Kysely<any>, dialect: Dialect): Repositories;
+  /** Its error catalogue (http/error-catalogue.ts lists every catalogue for the client's ErrorCode union). */
+  errors: Readonly<Record<string, string>>;
+  /**
+   * Runs inside the transaction that removes a user (user/remove-user.ts), before the user's rows go: what the
+   * module keeps for the user is cleaned up or handed over. Answers fields for the removal's log line.
+   */
+  beforeUserRemoved?(
+    stores: Transactional<CoreRepositories & Repositories>,
+    userId: string,
+    config: Config,
+  ): Promise<Record<string, unknown>>;
+}
+
+export type AnyModule = GatehouseModule<any, Record<string, AnyEndpoint>>;
+
+/** Declares a module, keeping its routes' exact types (ENDPOINTS and the server-side API are typed from them). */
+export function defineModule<Repositories extends object, Endpoints extends Record<string, AnyEndpoint>>(
+  module: GatehouseModule<Repositories, Endpoints>,
+): GatehouseModule<Repositories, Endpoints> {
+  return module;
+}
