@@ -6,9 +6,9 @@ import type { en } from "../i18n/en";
 
 type KnownCode = keyof typeof en.serverErrors;
 
-/** Codes a status stands for when the server's own code has no sentence of ours (a 429 or 503 says enough). */
+/** Codes a status stands for when the answer's code has no sentence of ours (a 429 or 503 says enough). */
 const CODE_OF_STATUS: Partial<Record<number, KnownCode>> = {
-  429: "TOO_MANY_REQUESTS",
+  429: "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER",
   503: "SERVICE_UNAVAILABLE",
 };
 
@@ -31,7 +31,7 @@ export function errorMessage(t: TFunction, error: AuthError): string {
   if (error.status === 0) return t("common.networkError");
   // A 429 says how long to wait when the service told us (Retry-After).
   if (error.status === 429 && error.retryAfter !== undefined) {
-    return t("serverErrors.tooManyRequestsWait", { wait: formatWait(error.retryAfter, i18n.language) });
+    return t("rateLimited.wait", { wait: formatWait(error.retryAfter, i18n.language) });
   }
   if (error.code === "BANNED_USER" && error.message && error.message !== DEFAULT_BANNED_USER_MESSAGE) return error.message;
   if (knownCode(error.code)) return t(`serverErrors.${error.code}`);
