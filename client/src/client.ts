@@ -1,11 +1,27 @@
 import type { ReadableAtom } from "nanostores";
 import { AuthClientError } from "./errors.js";
-import { createFetcher, type Call, type CallOptions, type FetchFunction, type HeadersOption, type Result } from "./fetcher.js";
+import {
+  createFetcher,
+  toSearchParams,
+  type Call,
+  type CallOptions,
+  type FetchFunction,
+  type HeadersOption,
+  type Result,
+} from "./fetcher.js";
 import { buildMethods, type RouteMethods } from "./method-tree.js";
 import { withCursor, type Cursor } from "./paging.js";
 import type { BodyOf, DataOf, HttpMethod, MethodOf, QueryOf } from "./route-spec.js";
-import { ROUTES, type RoutePath, type Routes } from "./routes.js";
-import { changesSession, createSessionSignal, createSessionStore, type SessionStore } from "./session-store.js";
+import {
+  changesSession,
+  ROUTES,
+  type NavigationPath,
+  type Navigations,
+  type ParamsOf,
+  type RoutePath,
+  type Routes,
+} from "./routes.js";
+import { createSessionSignal, createSessionStore, type SessionStore } from "./session-store.js";
 import type { SessionData } from "./types.js";
 
 export const DEFAULT_BASE_PATH = "/api/auth";
@@ -56,6 +72,15 @@ export type ListOptions<P extends GetPath> = CallOptions & {
   query?: [Query<P>] extends [void] ? undefined : Omit<Query<P>, "cursor">;
 };
 
+type NavigationQuery<P extends NavigationPath> = QueryOf<Navigations[P]>;
+
+/** Options of `$url`: the path's parameters (required when it has any) and its query string. */
+export type UrlOptions<P extends NavigationPath> = (P extends `${string}:${string}`
+  ? { params: ParamsOf<P> }
+  : { params?: undefined }) & { query?: NavigationQuery<P> };
+
+type UrlArgs<P extends NavigationPath> = P extends `${string}:${string}` ? [options: UrlOptions<P>] : [options?: UrlOptions<P>];
+
 export interface AuthClientExtras {
   /**
    * Calls a route by path and returns its answer: null for 204 or an empty body. Unlike the generated
@@ -68,6 +93,11 @@ export interface AuthClientExtras {
   $session: SessionStore;
   /** The watcher signal: bumped 10 ms after each successful session-changing call. */
   $sessionSignal: ReadableAtom<number>;
+  /**
+   * The URL of a route a browser navigates to rather than fetches (NAVIGATIONS in contract.gen.ts): a provider's
+   * redirect URI (`$url("/callback/:id", { params: { id: "google" } })`), the error page, a reset link.
+   */
+  $url<P extends NavigationPath>(path: P, ...options: UrlArgs<P>): string;
 }
 
 export type AuthClient = RouteMethods<Routes> & AuthClientExtras;
@@ -92,8 +122,9 @@ function apiBase(options: AuthClientOptions): string {
 /** A client for one Gatehouse server: a method per route, a low-level `$fetch`, and the session store. */
 export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   const signal = createSessionSignal();
+  const base = apiBase(options);
   const request = createFetcher({
-    apiBase: apiBase(options),
+    apiBase: base,
     // Wrapped so a browser's fetch is always called on the global object, never on the options object.
     fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     headers: options.headers,
@@ -115,12 +146,18 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     return result.data;
   }
 
+  const $url = (path: string, { params, query }: { params?: Record<string, string>; query?: object } = {}) =>
+    base +
+    path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? "")) +
+    toSearchParams(query);
+
   const extras: AuthClientExtras = {
     $fetch: $fetch as AuthClientExtras["$fetch"],
     $list: ((path: GetPath, { cursor, query, ...call }: ListOptions<GetPath> = {}) =>
       $fetch(path, { ...call, query: withCursor(query, cursor) })) as AuthClientExtras["$list"],
     $session,
     $sessionSignal: signal.$signal,
+    $url: $url as AuthClientExtras["$url"],
   };
   return Object.assign(buildMethods(ROUTES, request), extras);
 }

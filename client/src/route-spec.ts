@@ -1,7 +1,8 @@
 /**
- * How one route is described to the client: its HTTP method and, as compile-time-only markers, the
- * shapes of its body, query string and answer. The markers carry no data at run time; their presence
- * tells the client whether a route's method takes an input argument.
+ * How one route is described to the client (client/src/contract.gen.ts, generated from the server's endpoints): its
+ * HTTP method, whether it changes the session and, as compile-time-only markers, the shapes of its body, query string
+ * and answer. The markers carry no data at run time; their presence tells the client whether a route's method takes
+ * an input argument.
  */
 declare const SHAPE: unique symbol;
 
@@ -19,6 +20,8 @@ export type HttpMethod = "GET" | "POST";
 
 export interface RouteSpec {
   method: HttpMethod;
+  /** A successful call changes the caller's session or user: the session store then fetches it again. */
+  changesSession?: boolean;
   /** The JSON body; a route's generated method takes it as its first argument. */
   body?: Shape<unknown>;
   /** The query string; a GET route's generated method takes it as its first argument. */
@@ -27,6 +30,14 @@ export interface RouteSpec {
 }
 
 export type RouteTable = Record<`/${string}`, RouteSpec>;
+
+/** A route a browser navigates to (a mailed link, a provider's redirect back): its path parameters and query. */
+export interface NavigationSpec {
+  params: readonly string[];
+  query?: Shape<unknown>;
+}
+
+export type NavigationTable = Record<`/${string}`, NavigationSpec>;
 
 /** The body type of a route, or void when it has none. */
 export type BodyOf<S> = S extends { body: Shape<infer B> } ? B : void;

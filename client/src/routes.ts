@@ -1,170 +1,41 @@
-import { shape, type RouteTable } from "./route-spec.js";
-import type {
-  AccessTokenData,
-  AccountInfoData,
-  AccountSelection,
-  LinkedAccount,
-  LinkSocialBody,
-  LinkSocialData,
-  RefreshTokenData,
-  SignInSocialBody,
-  SignInSocialData,
-  UnlinkAccountBody,
-  AdminBanUserBody,
-  AdminCreateUserBody,
-  AdminGetUserQuery,
-  AdminListRolesData,
-  AdminListUsersData,
-  AdminListUsersQuery,
-  AdminRevokeUserSessionBody,
-  AdminSessionsData,
-  AdminSetRoleBody,
-  AdminSetUserPasswordBody,
-  AdminSuccessData,
-  AdminUpdateUserBody,
-  AdminUserData,
-  AdminUserDetail,
-  AdminHasPermissionBody,
-  AdminListOrganizationsData,
-  AdminListOrganizationsQuery,
-  AdminOrganizationDetail,
-  AdminUserIdBody,
-  ChangeEmailBody,
-  ChangePasswordBody,
-  ChangePasswordData,
-  DeleteUserBody,
-  DeleteUserCallbackQuery,
-  DeleteUserData,
-  ForgetPasswordBody,
-  GetSessionQuery,
-  FeaturesData,
-  OkData,
-  OutboxMail,
-  RequestPasswordResetData,
-  ResetPasswordBody,
-  ResetPasswordQuery,
-  RevokeSessionBody,
-  SendVerificationEmailBody,
-  Session,
-  SessionData,
-  SignInEmailBody,
-  SignInEmailData,
-  SignInUsernameBody,
-  SignInUsernameData,
-  IsUsernameAvailableBody,
-  IsUsernameAvailableData,
-  SignOutData,
-  SignUpEmailBody,
-  SignUpEmailData,
-  StatusData,
-  UpdateUserBody,
-  User,
-  VerifyEmailData,
-  VerifyEmailQuery,
-  CreateOrganizationBody,
-  FullOrganization,
-  HasPermissionBody,
-  Invitation,
-  InvitationDecisionData,
-  InvitationDetails,
-  InviteMemberBody,
-  ListMembersQuery,
-  Member,
-  MemberWithUser,
-  Organization,
-  OrganizationQuery,
-  SetActiveOrganizationBody,
-  Team,
-  TeamMember,
-  UpdateOrganizationBody,
-  UserInvitation,
-} from "./types.js";
+import { NAVIGATIONS, ROUTES } from "./contract.gen.js";
+import type { NavigationTable, RouteSpec, RouteTable, Shape } from "./route-spec.js";
 
 /**
- * Every route the client knows, by path relative to the API base. This table is the one place a new
- * server route is added: the client derives a method from each path (kebab-case segments become
- * camelCase, each "/" a level of nesting), so "/sign-in/social" becomes `client.signIn.social`,
- * "/forget-password" `client.forgetPassword` and "/organization/create" `client.organization.create`.
- * Routes with path parameters (":token") do not belong here; they are not called through fetch.
+ * Every route the client knows, by path relative to the API base, as the server declares it: the tables are generated
+ * (client/src/contract.gen.ts, by `npm run contract` from the server's ENDPOINTS), never written here. The client
+ * derives a method from each path (kebab-case segments become camelCase, each "/" a level of nesting), so
+ * "/sign-in/social" becomes `client.signIn.social`, "/forget-password" `client.forgetPassword` and
+ * "/organization/create" `client.organization.create`. Navigation routes (a path with ":token", the error page) get a
+ * URL builder, `client.$url`, instead.
  */
-export const ROUTES = {
-  "/sign-up/email": { method: "POST", body: shape<SignUpEmailBody>(), data: shape<SignUpEmailData>() },
-  "/sign-in/email": { method: "POST", body: shape<SignInEmailBody>(), data: shape<SignInEmailData>() },
-  "/sign-in/username": { method: "POST", body: shape<SignInUsernameBody>(), data: shape<SignInUsernameData>() },
-  "/is-username-available": { method: "POST", body: shape<IsUsernameAvailableBody>(), data: shape<IsUsernameAvailableData>() },
-  "/sign-out": { method: "POST", data: shape<SignOutData>() },
-  "/get-session": { method: "GET", query: shape<GetSessionQuery>(), data: shape<SessionData | null>() },
-  "/list-sessions": { method: "GET", data: shape<Session[]>() },
-  "/revoke-session": { method: "POST", body: shape<RevokeSessionBody>(), data: shape<StatusData>() },
-  "/revoke-sessions": { method: "POST", data: shape<StatusData>() },
-  "/revoke-other-sessions": { method: "POST", data: shape<StatusData>() },
-  "/update-user": { method: "POST", body: shape<UpdateUserBody>(), data: shape<StatusData>() },
-  "/send-verification-email": { method: "POST", body: shape<SendVerificationEmailBody>(), data: shape<StatusData>() },
-  "/verify-email": { method: "GET", query: shape<VerifyEmailQuery>(), data: shape<VerifyEmailData>() },
-  "/forget-password": { method: "POST", body: shape<ForgetPasswordBody>(), data: shape<StatusData>() },
-  "/request-password-reset": { method: "POST", body: shape<ForgetPasswordBody>(), data: shape<RequestPasswordResetData>() },
-  "/reset-password": { method: "POST", body: shape<ResetPasswordBody>(), query: shape<ResetPasswordQuery>(), data: shape<StatusData>() },
-  "/change-password": { method: "POST", body: shape<ChangePasswordBody>(), data: shape<ChangePasswordData>() },
-  "/change-email": { method: "POST", body: shape<ChangeEmailBody>(), data: shape<StatusData>() },
-  "/delete-user": { method: "POST", body: shape<DeleteUserBody | void>(), data: shape<DeleteUserData>() },
-  "/delete-user/callback": { method: "GET", query: shape<DeleteUserCallbackQuery>(), data: shape<DeleteUserData>() },
-  "/dev/outbox": { method: "GET", data: shape<OutboxMail[]>() },
-  "/ok": { method: "GET", data: shape<OkData>() },
-  "/features": { method: "GET", data: shape<FeaturesData>() },
-  "/sign-in/social": { method: "POST", body: shape<SignInSocialBody>(), data: shape<SignInSocialData>() },
-  "/link-social": { method: "POST", body: shape<LinkSocialBody>(), data: shape<LinkSocialData>() },
-  "/list-accounts": { method: "GET", data: shape<LinkedAccount[]>() },
-  "/unlink-account": { method: "POST", body: shape<UnlinkAccountBody>(), data: shape<StatusData>() },
-  "/refresh-token": { method: "POST", body: shape<AccountSelection>(), data: shape<RefreshTokenData>() },
-  "/get-access-token": { method: "POST", body: shape<AccountSelection>(), data: shape<AccessTokenData>() },
-  "/account-info": { method: "GET", query: shape<{ providerId?: string; accountId?: string }>(), data: shape<AccountInfoData>() },
-  "/admin/list-users": { method: "GET", query: shape<AdminListUsersQuery>(), data: shape<AdminListUsersData>() },
-  "/admin/get-user": { method: "GET", query: shape<AdminGetUserQuery>(), data: shape<AdminUserDetail>() },
-  "/admin/create-user": { method: "POST", body: shape<AdminCreateUserBody>(), data: shape<AdminUserData>() },
-  "/admin/update-user": { method: "POST", body: shape<AdminUpdateUserBody>(), data: shape<User>() },
-  "/admin/set-role": { method: "POST", body: shape<AdminSetRoleBody>(), data: shape<AdminUserData>() },
-  "/admin/ban-user": { method: "POST", body: shape<AdminBanUserBody>(), data: shape<AdminUserData>() },
-  "/admin/unban-user": { method: "POST", body: shape<AdminUserIdBody>(), data: shape<AdminUserData>() },
-  "/admin/impersonate-user": { method: "POST", body: shape<AdminUserIdBody>(), data: shape<SessionData>() },
-  "/admin/stop-impersonating": { method: "POST", data: shape<SessionData>() },
-  "/admin/remove-user": { method: "POST", body: shape<AdminUserIdBody>(), data: shape<AdminSuccessData>() },
-  "/admin/set-user-password": { method: "POST", body: shape<AdminSetUserPasswordBody>(), data: shape<StatusData>() },
-  "/admin/list-user-sessions": { method: "POST", body: shape<AdminUserIdBody>(), data: shape<AdminSessionsData>() },
-  "/admin/revoke-user-session": { method: "POST", body: shape<AdminRevokeUserSessionBody>(), data: shape<AdminSuccessData>() },
-  "/admin/revoke-user-sessions": { method: "POST", body: shape<AdminUserIdBody>(), data: shape<AdminSuccessData>() },
-  "/admin/list-roles": { method: "GET", data: shape<AdminListRolesData>() },
-  "/admin/has-permission": { method: "POST", body: shape<AdminHasPermissionBody>(), data: shape<{ success: boolean; error: null }>() },
-  "/admin/list-organizations": { method: "GET", query: shape<AdminListOrganizationsQuery>(), data: shape<AdminListOrganizationsData>() },
-  "/admin/get-organization": { method: "GET", query: shape<{ id: string }>(), data: shape<AdminOrganizationDetail>() },
-  "/organization/create": { method: "POST", body: shape<CreateOrganizationBody>(), data: shape<Organization & { members: Member[] }>() },
-  "/organization/check-slug": { method: "POST", body: shape<{ slug: string }>(), data: shape<StatusData>() },
-  "/organization/update": { method: "POST", body: shape<UpdateOrganizationBody>(), data: shape<Organization>() },
-  "/organization/delete": { method: "POST", body: shape<{ organizationId: string }>(), data: shape<Organization>() },
-  "/organization/list": { method: "GET", data: shape<Organization[]>() },
-  "/organization/get-full-organization": { method: "GET", query: shape<OrganizationQuery>(), data: shape<FullOrganization | null>() },
-  "/organization/set-active": { method: "POST", body: shape<SetActiveOrganizationBody>(), data: shape<Organization | null>() },
-  "/organization/get-active-member": { method: "GET", query: shape<OrganizationQuery>(), data: shape<MemberWithUser>() },
-  "/organization/leave": { method: "POST", body: shape<{ organizationId: string }>(), data: shape<Member>() },
-  "/organization/remove-member": { method: "POST", body: shape<{ memberIdOrEmail: string; organizationId?: string }>(), data: shape<{ member: Member }>() },
-  "/organization/update-member-role": { method: "POST", body: shape<{ memberId: string; role: string | string[]; organizationId?: string }>(), data: shape<Member>() },
-  "/organization/invite-member": { method: "POST", body: shape<InviteMemberBody>(), data: shape<Invitation>() },
-  "/organization/accept-invitation": { method: "POST", body: shape<{ invitationId: string }>(), data: shape<InvitationDecisionData>() },
-  "/organization/reject-invitation": { method: "POST", body: shape<{ invitationId: string }>(), data: shape<InvitationDecisionData>() },
-  "/organization/cancel-invitation": { method: "POST", body: shape<{ invitationId: string }>(), data: shape<Invitation>() },
-  "/organization/get-invitation": { method: "GET", query: shape<{ id: string }>(), data: shape<InvitationDetails>() },
-  "/organization/list-invitations": { method: "GET", query: shape<{ organizationId?: string }>(), data: shape<Invitation[]>() },
-  "/organization/list-user-invitations": { method: "GET", data: shape<UserInvitation[]>() },
-  "/organization/list-members": { method: "GET", query: shape<ListMembersQuery>(), data: shape<{ members: MemberWithUser[]; total: number }>() },
-  "/organization/create-team": { method: "POST", body: shape<{ name: string; organizationId?: string }>(), data: shape<Team>() },
-  "/organization/update-team": { method: "POST", body: shape<{ teamId: string; data: { name: string } }>(), data: shape<Team>() },
-  "/organization/remove-team": { method: "POST", body: shape<{ teamId: string; organizationId?: string }>(), data: shape<{ message: string }>() },
-  "/organization/list-teams": { method: "GET", query: shape<{ organizationId?: string }>(), data: shape<Team[]>() },
-  "/organization/list-user-teams": { method: "GET", query: shape<{ userId?: string; organizationId?: string }>(), data: shape<Team[]>() },
-  "/organization/add-team-member": { method: "POST", body: shape<{ teamId: string; userId: string; organizationId?: string }>(), data: shape<TeamMember>() },
-  "/organization/remove-team-member": { method: "POST", body: shape<{ teamId: string; userId: string; organizationId?: string }>(), data: shape<{ message: string }>() },
-  "/organization/list-team-members": { method: "GET", query: shape<{ teamId?: string }>(), data: shape<TeamMember[]>() },
-  "/organization/has-permission": { method: "POST", body: shape<HasPermissionBody>(), data: shape<{ success: boolean; error: string | null }>() },
-} as const satisfies RouteTable;
+export { NAVIGATIONS, ROUTES };
 
 export type Routes = typeof ROUTES;
 export type RoutePath = keyof Routes;
+export type Navigations = typeof NAVIGATIONS;
+export type NavigationPath = keyof Navigations;
+
+// The generated tables must keep the shape the client reads; a generator change that breaks it fails here.
+type Table<T extends RouteTable> = T;
+type NavigationTableOf<T extends NavigationTable> = T;
+type _CheckedTables = [Table<Routes>, NavigationTableOf<Navigations>];
+
+/** A successful call to this path changes the caller's session or user, as the server's endpoint declares. */
+export function changesSession(path: string): boolean {
+  return (ROUTES as Record<string, RouteSpec>)[path]?.changesSession === true;
+}
+
+/** The successful answer of a route, by path: `RouteData<"/organization/get-full-organization">`. */
+export type RouteData<P extends RoutePath> = Routes[P]["data"] extends Shape<infer D> ? D : never;
+/** The body a route takes, by path (never when it takes none). */
+export type RouteBody<P extends RoutePath> = Routes[P] extends { body: Shape<infer B> } ? Exclude<B, void> : never;
+/** The query string a route takes, by path (never when it takes none). */
+export type RouteQuery<P extends RoutePath> = Routes[P] extends { query: Shape<infer Q> } ? Q : never;
+
+/** "/reset-password/:token" needs `{ token: string }`. */
+export type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & ParamsOf<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<string, never>;

@@ -4,33 +4,10 @@ import type { Result } from "./fetcher.js";
 import type { SessionData } from "./types.js";
 
 /**
- * Calls that change who is signed in or what the session's user looks like, by path prefix. SPEC.md section 7
- * names the first five; the rest end the caller's session (revoke-sessions, reset-password with revocation,
- * delete-user), replace it (change-password with revokeOtherSessions, impersonate-user, stop-impersonating) or change
- * the user's email (change-email).
- * A successful call to any of them makes the session store fetch the session again.
+ * How long after a session-changing call the watcher signal fires, so its cookies are in place first. Which calls
+ * change the session the server declares on each endpoint (`changesSession`, read from client/src/contract.gen.ts).
  */
-export const SESSION_CHANGING_PATHS = [
-  "/sign-in",
-  "/sign-up",
-  "/sign-out",
-  "/update-user",
-  "/verify-email",
-  "/revoke-sessions",
-  "/reset-password",
-  "/change-password",
-  "/change-email",
-  "/delete-user",
-  "/admin/impersonate-user",
-  "/admin/stop-impersonating",
-] as const;
-
-/** How long after a session-changing call the watcher signal fires, so its cookies are in place first. */
 export const SESSION_SIGNAL_DELAY_MS = 10;
-
-export function changesSession(path: string): boolean {
-  return SESSION_CHANGING_PATHS.some((prefix) => path.startsWith(prefix));
-}
 
 export interface SessionSignal {
   /** Counts the session changes seen so far; the session store listens to it. */
