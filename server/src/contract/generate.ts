@@ -34,7 +34,8 @@ class SchemaCollector {
   readonly named = new Map<string, { json: string; schema: JsonSchema }>();
 
   convert(schema: z.ZodType, io: Io, where: string): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as ObjectSchema;
+    const converted = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as ObjectSchema;
+    const json = (io === "input" ? closeObjects(converted) : converted) as ObjectSchema;
     const { $schema: _schema, $defs, ...rest } = json;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
       const text = JSON.stringify(def);
@@ -49,6 +50,19 @@ class SchemaCollector {
     }
     return rest;
   }
+}
+
+/**
+ * A request's type names the fields the route reads. Some request schemas are open (z.looseObject) only so the
+ * handler can refuse a field by name (FIELD_NOT_ALLOWED for `email` on update-user) or a provider may add parameters;
+ * the client's type does not invite other keys, so their `additionalProperties` is dropped where properties are named.
+ */
+function closeObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closeObjects);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const entries = Object.entries(schema).map(([key, value]) => [key, closeObjects(value)] as const);
+  const named = "properties" in schema && Object.keys((schema as ObjectSchema).properties as object).length > 0;
+  return Object.fromEntries(named ? entries.filter(([key]) => key !== "additionalProperties") : entries);
 }
 
 interface FetchRoute {
