@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
@@ -9,13 +9,11 @@ import { Form } from "../../components/ui/form";
 import { Radio } from "../../components/ui/radio";
 import { PasswordField } from "../../components/ui/password-field";
 import { authClient } from "../../lib/auth-client";
-import { placeError } from "../../lib/auth-errors";
-import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useForm } from "../../lib/use-form";
 import { useAccountDeletion } from "./use-account-deletion";
 import styles from "./delete-account-card.module.css";
 
 type Method = "password" | "email";
-type Outcome = { kind: "emailSent" } | { kind: "error"; message: string } | null;
 
 /** The server's answer when it deleted the account rather than mailing a link. */
 const USER_DELETED = "User deleted";
@@ -30,27 +28,36 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
   const navigate = useNavigate();
   const { user } = useCurrentSession();
   const availability = useAccountDeletion();
-  const formRef = useRef<HTMLFormElement>(null);
   const warningRef = useRef<HTMLDivElement>(null);
   const sentRef = useRef<HTMLDivElement>(null);
   const [confirming, setConfirming] = useState(false);
-  const [method, setMethod] = useState<Method>("password");
   // A user who signs in only through providers has no password to give: the mailed link is their proof.
-  const chosen: Method = hasPassword === false ? "email" : method;
-  const [password, setPassword] = useState("");
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const chosenOf = (method: Method): Method => (hasPassword === false ? "email" : method);
+  // The notice: the link was mailed.
+  const form = useForm<{ method: Method; password: string }, "emailSent">(
+    { method: "password", password: "" },
+    {
+      validate: ({ method, password }) =>
+        chosenOf(method) === "password" && !password ? { password: t("validation.passwordRequired") } : {},
+      placement: {
+        codes: { INVALID_PASSWORD: "password" },
+        requestFields: { password: "password" },
+        messages: {
+          INVALID_PASSWORD: t("account.delete.wrongPassword"),
+          CREDENTIAL_ACCOUNT_NOT_FOUND: t("account.delete.noPassword"),
+        },
+      },
+    },
+  );
+  const chosen = chosenOf(form.values.method);
   const [unavailable, setUnavailable] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstError(formRef, attempt);
 
   // Opening the step moves focus to its warning, so it is read before anything else.
   useEffect(() => {
     if (confirming) warningRef.current?.focus();
   }, [confirming]);
   // The form is gone once the link is sent; focus goes to the message that replaces it.
-  const emailSent = outcome?.kind === "emailSent";
+  const emailSent = form.notice === "emailSent";
   useEffect(() => {
     if (emailSent) sentRef.current?.focus();
   }, [emailSent]);
@@ -59,51 +66,22 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
 
   function cancel() {
     setConfirming(false);
-    setPassword("");
-    setPasswordError(null);
-    setOutcome(null);
+    form.reset({ ...form.values, password: "" });
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    if (chosen === "password" && !password) {
-      setPasswordError(t("validation.passwordRequired"));
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setSubmitting(true);
-    setPasswordError(null);
-    setOutcome(null);
-    const { data, error } = await authClient.deleteUser(chosen === "password" ? { password } : undefined);
-    setSubmitting(false);
-    if (error) {
-      if (error.status === 404) {
-        setUnavailable(true);
-        return;
-      }
-      const placed = placeError<"password">(t, error, {
-        codes: { INVALID_PASSWORD: "password" },
-        requestFields: { password: "password" },
-        messages: {
-          INVALID_PASSWORD: t("account.delete.wrongPassword"),
-          CREDENTIAL_ACCOUNT_NOT_FOUND: t("account.delete.noPassword"),
-        },
-      });
-      setPasswordError(placed.fields.password ?? null);
-      setOutcome(placed.form ? { kind: "error", message: placed.form } : null);
-      setAttempt((n) => n + 1);
-      return;
-    }
+  const onSubmit = form.onSubmit(async ({ method, password }) => {
+    const { data, error } = await authClient.deleteUser(chosenOf(method) === "password" ? { password } : undefined);
+    if (error?.status === 404) return setUnavailable(true);
+    if (error) return error;
     // Without a password the service may still delete at once (when it mails no confirmation links).
     if (data.message === USER_DELETED) {
       // The marker the deletion link's redirect also carries: the page says the account is gone only with it.
       await navigate("/account-deleted?deleted=true", { replace: true });
       return;
     }
-    setPassword("");
-    setOutcome({ kind: "emailSent" });
-  }
+    form.reset({ method, password: "" });
+    form.succeed("emailSent");
+  });
 
   if (unavailable) {
     return (
@@ -139,20 +117,20 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
   }
 
   return (
-    <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
+    <Form ref={form.ref} onSubmit={onSubmit}>
       <Card
         title={t("account.delete.heading")}
         description={t("account.delete.description")}
         className={styles.danger}
         footer={
           <>
-            <Button variant="secondary" onClick={cancel} disabled={submitting}>
+            <Button variant="secondary" onClick={cancel} disabled={form.submitting}>
               {t("common.cancel")}
             </Button>
             <Button
               type="submit"
               variant="destructive"
-              loading={submitting}
+              loading={form.submitting}
               loadingText={chosen === "password" ? t("account.delete.deleting") : t("account.delete.sending")}
             >
               {chosen === "password" ? t("account.delete.submitPassword") : t("account.delete.submitEmail")}
@@ -167,9 +145,9 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
               {t("account.delete.warning")}
             </Alert>
           </div>
-          {outcome?.kind === "error" ? (
+          {form.error ? (
             <Alert variant="error" focusable>
-              {outcome.message}
+              {form.error}
             </Alert>
           ) : null}
           <fieldset className={styles.methods}>
@@ -180,7 +158,7 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
                 value="password"
                 label={t("account.delete.withPassword")}
                 checked={chosen === "password"}
-                onChange={() => setMethod("password")}
+                onChange={() => form.set("method", "password")}
               />
             )}
             {chosen === "password" ? (
@@ -191,12 +169,7 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
                 name="password"
                 autoComplete="current-password"
                 required
-                value={password}
-                error={passwordError ?? undefined}
-                onChange={(event) => {
-                  setPassword(event.target.value);
-                  setPasswordError(null);
-                }}
+                {...form.field("password")}
               />
             ) : null}
             <Radio
@@ -206,8 +179,9 @@ export function DeleteAccountCard({ hasPassword }: { hasPassword: boolean | null
               hint={t("account.delete.withEmailHint", { email: user.email })}
               checked={chosen === "email"}
               onChange={() => {
-                setMethod("email");
-                setPasswordError(null);
+                form.set("method", "email");
+                // The password's error goes with its field.
+                form.set("password", form.values.password);
               }}
             />
           </fieldset>

@@ -1,4 +1,3 @@
-import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
 import { Alert } from "../../components/ui/alert";
@@ -8,16 +7,11 @@ import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
-import { placeError } from "../../lib/auth-errors";
-import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useForm } from "../../lib/use-form";
 import { looksLikeEmail } from "../../lib/validation";
 import styles from "./email-card.module.css";
 
-type Outcome =
-  | { kind: "changed"; email: string }
-  | { kind: "confirmSent"; current: string; email: string }
-  | { kind: "error"; message: string }
-  | null;
+type Notice = { kind: "changed"; email: string } | { kind: "confirmSent"; current: string; email: string };
 
 /**
  * Changing the email address takes one of two paths (SPEC.md section 4): an unverified address proves
@@ -27,53 +21,39 @@ type Outcome =
 export function EmailCard() {
   const { t } = useTranslation();
   const { user } = useCurrentSession();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [newEmail, setNewEmail] = useState("");
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstError(formRef, attempt);
-
-  function fail(field: string | null, form: string | null) {
-    setFieldError(field);
-    setOutcome(form ? { kind: "error", message: form } : null);
-    setAttempt((n) => n + 1);
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const email = newEmail.trim();
-    if (!email) return fail(t("validation.newEmailRequired"), null);
-    if (!looksLikeEmail(email)) return fail(t("validation.emailInvalid"), null);
-
-    const wasVerified = user.emailVerified;
-    const current = user.email;
-    setSubmitting(true);
-    setFieldError(null);
-    setOutcome(null);
-    const { error } = await authClient.changeEmail({ newEmail: email });
-    setSubmitting(false);
-    if (error) {
-      const placed = placeError(t, error, {
+  const form = useForm<{ email: string }, Notice>(
+    { email: "" },
+    {
+      validate: ({ email }) => {
+        if (!email.trim()) return { email: t("validation.newEmailRequired") };
+        return looksLikeEmail(email.trim()) ? {} : { email: t("validation.emailInvalid") };
+      },
+      placement: {
         codes: { INVALID_EMAIL: "email", EMAIL_IS_THE_SAME: "email", COULDNT_UPDATE_YOUR_EMAIL: "email" },
         requestFields: { newEmail: "email" },
-      });
-      return fail(placed.fields.email ?? null, placed.form);
-    }
-    setNewEmail("");
+      },
+    },
+  );
+
+  const onSubmit = form.onSubmit(async (values) => {
+    const email = values.email.trim();
+    const wasVerified = user.emailVerified;
+    const current = user.email;
+    const { error } = await authClient.changeEmail({ newEmail: email });
+    if (error) return error;
+    form.reset();
     // An unverified address changed at once (the session store re-reads the user); a verified one waits.
-    setOutcome(wasVerified ? { kind: "confirmSent", current, email } : { kind: "changed", email });
-  }
+    form.succeed(wasVerified ? { kind: "confirmSent", current, email } : { kind: "changed", email });
+  });
+  const outcome = form.notice;
 
   return (
-    <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
+    <Form ref={form.ref} onSubmit={onSubmit}>
       <Card
         title={t("account.email.heading")}
         description={t("account.email.description")}
         footer={
-          <Button type="submit" loading={submitting} loadingText={t("account.email.submitting")}>
+          <Button type="submit" loading={form.submitting} loadingText={t("account.email.submitting")}>
             {t("account.email.submit")}
           </Button>
         }
@@ -91,9 +71,9 @@ export function EmailCard() {
           <p className={styles.how}>
             {user.emailVerified ? t("account.email.howVerified", { email: user.email }) : t("account.email.howUnverified")}
           </p>
-          {outcome?.kind === "error" ? (
+          {form.error ? (
             <Alert variant="error" focusable>
-              {outcome.message}
+              {form.error}
             </Alert>
           ) : null}
           {outcome?.kind === "changed" ? <Alert variant="success">{t("account.email.changed", { email: outcome.email })}</Alert> : null}
@@ -108,12 +88,7 @@ export function EmailCard() {
             inputMode="email"
             spellCheck={false}
             required
-            value={newEmail}
-            error={fieldError ?? undefined}
-            onChange={(event) => {
-              setNewEmail(event.target.value);
-              setFieldError(null);
-            }}
+            {...form.field("email")}
           />
         </div>
       </Card>

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
 import { Alert } from "../../components/ui/alert";
@@ -8,42 +8,48 @@ import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { UsernameField } from "../../components/username-field";
-import { authClient } from "../../lib/auth-client";
-import { placeError } from "../../lib/auth-errors";
-import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { mutations } from "../../lib/data";
+import { useForm } from "../../lib/use-form";
 import { useUsernameAvailability } from "../../lib/use-username-availability";
 import { useUsernameBounds } from "../../lib/use-username-bounds";
 import { usernameProblem, usernameProblemMessage } from "../../lib/username-rules";
 import { isImageUrl } from "../../lib/validation";
 import styles from "./profile-card.module.css";
 
-type Field = "name" | "username" | "image";
+type Values = { name: string; username: string; image: string };
 
 /** Server codes about one field; anything else is shown at the top of the card. */
-const FIELD_OF_CODE: Partial<Record<string, Field>> = {
+const FIELD_OF_CODE: Partial<Record<string, keyof Values>> = {
   USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "username",
   USERNAME_IS_TOO_SHORT: "username",
   USERNAME_IS_TOO_LONG: "username",
   USERNAME_IS_INVALID: "username",
 };
-const REQUEST_FIELDS: Partial<Record<string, Field>> = { name: "name", username: "username", image: "image" };
-type Outcome = { kind: "saved" | "unchanged" } | { kind: "error"; message: string } | null;
+const REQUEST_FIELDS: Partial<Record<string, keyof Values>> = { name: "name", username: "username", image: "image" };
 
 export function ProfileCard() {
   const { t } = useTranslation();
   const { user } = useCurrentSession();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [name, setName] = useState(user.name);
   // Shown as the user typed it (displayUsername); the service compares and stores it in lower case.
   const shownUsername = user.displayUsername ?? user.username ?? "";
-  const [username, setUsername] = useState(shownUsername);
-  const [image, setImage] = useState(user.image ?? "");
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [saving, setSaving] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstError(formRef, attempt);
   const usernameBounds = useUsernameBounds();
+  const form = useForm<Values, "saved" | "unchanged">(() => ({ name: user.name, username: shownUsername, image: user.image ?? "" }), {
+    validate: ({ name, username, image }) => {
+      const found: Partial<Values> = {};
+      if (!name.trim()) found.name = t("validation.nameRequired");
+      if (username !== shownUsername) {
+        const problem = username ? usernameProblem(username, usernameBounds) : null;
+        // A username can be changed but not removed: the service has no way to clear it.
+        if (!username) found.username = t("username.required");
+        else if (problem) found.username = usernameProblemMessage(t, problem, usernameBounds);
+        else if (usernameAvailability === "taken") found.username = t("username.taken");
+      }
+      if (image.trim() && !isImageUrl(image)) found.image = t("validation.imageInvalid");
+      return found;
+    },
+    placement: { codes: FIELD_OF_CODE, requestFields: REQUEST_FIELDS },
+  });
+  const { name, username, image } = form.values;
   const usernameAvailability = useUsernameAvailability(username, { bounds: usernameBounds, own: user.username });
 
   const previewImage = isImageUrl(image) ? image.trim() : null;
@@ -53,61 +59,32 @@ export function ProfileCard() {
   const [imageStatus, setImageStatus] = useState<Record<string, "loaded" | "failed">>({});
   const imageFailed = previewImage !== null && imageStatus[previewImage] === "failed";
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (saving) return;
-    const found: Partial<Record<Field, string>> = {};
-    if (!name.trim()) found.name = t("validation.nameRequired");
-    if (username !== shownUsername) {
-      const problem = username ? usernameProblem(username, usernameBounds) : null;
-      // A username can be changed but not removed: the service has no way to clear it.
-      if (!username) found.username = t("username.required");
-      else if (problem) found.username = usernameProblemMessage(t, problem, usernameBounds);
-      else if (usernameAvailability === "taken") found.username = t("username.taken");
-    }
-    if (image.trim() && !isImageUrl(image)) found.image = t("validation.imageInvalid");
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      setOutcome(null);
-      setAttempt((n) => n + 1);
-      return;
-    }
-
+  const onSubmit = form.onSubmit(async ({ name, username, image }) => {
     const changes: { name?: string; username?: string; image?: string | null } = {};
     if (name.trim() !== user.name) changes.name = name.trim();
     // Also a change of case only ("bob" to "Bob"): the username stays, the way it is shown changes.
     if (username !== shownUsername) changes.username = username;
     if ((image.trim() || null) !== user.image) changes.image = image.trim() || null;
-    if (Object.keys(changes).length === 0) return setOutcome({ kind: "unchanged" });
-
-    setSaving(true);
-    setOutcome(null);
-    const { error } = await authClient.updateUser(changes);
-    setSaving(false);
-    if (error) {
-      const placed = placeError(t, error, { codes: FIELD_OF_CODE, requestFields: REQUEST_FIELDS });
-      setErrors(placed.fields);
-      setOutcome(placed.form === null ? null : { kind: "error", message: placed.form });
-      setAttempt((n) => n + 1);
-      return;
-    }
+    if (Object.keys(changes).length === 0) return form.succeed("unchanged");
+    const { error } = await mutations.updateUser(changes);
+    if (error) return error;
     // The session store re-reads the user after update-user, so the header and home page follow.
-    setOutcome({ kind: "saved" });
-  }
+    form.succeed("saved");
+  });
 
   return (
-    <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
+    <Form ref={form.ref} onSubmit={onSubmit}>
       <Card
         title={t("account.profile.heading")}
         description={t("account.profile.description")}
         footer={
           <>
             {/* Always present, so the change of text is announced. */}
-            <p className={outcome?.kind === "saved" ? styles.saved : styles.note} role="status">
-              {outcome?.kind === "saved" ? t("account.profile.saved") : null}
-              {outcome?.kind === "unchanged" ? t("account.profile.noChanges") : null}
+            <p className={form.notice === "saved" ? styles.saved : styles.note} role="status">
+              {form.notice === "saved" ? t("account.profile.saved") : null}
+              {form.notice === "unchanged" ? t("account.profile.noChanges") : null}
             </p>
-            <Button type="submit" loading={saving} loadingText={t("account.profile.saving")}>
+            <Button type="submit" loading={form.submitting} loadingText={t("account.profile.saving")}>
               {t("account.profile.save")}
             </Button>
           </>
@@ -130,9 +107,9 @@ export function ProfileCard() {
             </div>
           </div>
           <div className={styles.fields}>
-            {outcome?.kind === "error" ? (
+            {form.error ? (
               <Alert variant="error" focusable>
-                {outcome.message}
+                {form.error}
               </Alert>
             ) : null}
             <TextField
@@ -140,13 +117,7 @@ export function ProfileCard() {
               name="name"
               autoComplete="name"
               required
-              value={name}
-              error={errors.name}
-              onChange={(event) => {
-                setName(event.target.value);
-                setErrors(({ name: _cleared, ...rest }) => rest);
-                setOutcome(null);
-              }}
+              {...form.field("name")}
             />
             <UsernameField
               name="username"
@@ -155,12 +126,8 @@ export function ProfileCard() {
               bounds={usernameBounds}
               availability={usernameAvailability}
               value={username}
-              error={errors.username}
-              onChange={(value) => {
-                setUsername(value);
-                setErrors(({ username: _cleared, ...rest }) => rest);
-                setOutcome(null);
-              }}
+              error={form.errors.username}
+              onChange={(value) => form.set("username", value)}
             />
             <TextField
               label={t("account.profile.image")}
@@ -171,14 +138,8 @@ export function ProfileCard() {
               inputMode="url"
               autoComplete="photo"
               spellCheck={false}
-              value={image}
-              error={errors.image}
               status={imageFailed ? t("account.profile.imageFailed") : ""}
-              onChange={(event) => {
-                setImage(event.target.value);
-                setErrors(({ image: _cleared, ...rest }) => rest);
-                setOutcome(null);
-              }}
+              {...form.field("image")}
             />
             <TextField
               label={t("account.profile.email")}

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "../../components/auth-layout";
@@ -9,9 +9,8 @@ import { Button } from "../../components/ui/button";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
-import { placeError } from "../../lib/auth-errors";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useForm } from "../../lib/use-form";
 import { looksLikeEmail } from "../../lib/validation";
 import styles from "./forgot-password-page.module.css";
 
@@ -25,37 +24,22 @@ export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const location = useLocation();
   useDocumentTitle(t("forgotPassword.title"));
-  const formRef = useRef<HTMLFormElement>(null);
-  const [email, setEmail] = useState(() => emailFromState(location.state));
-  const [error, setError] = useState<{ field: string | null; form: string | null }>({ field: null, form: null });
-  const [submitting, setSubmitting] = useState(false);
+  const form = useForm(() => ({ email: emailFromState(location.state) }), {
+    validate: ({ email }) => {
+      const trimmed = email.trim();
+      if (!trimmed) return { email: t("validation.emailRequired") };
+      return looksLikeEmail(trimmed) ? {} : { email: t("validation.emailInvalid") };
+    },
+    placement: { codes: { INVALID_EMAIL: "email" }, requestFields: { email: "email" } },
+  });
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstError(formRef, attempt);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const trimmed = email.trim();
-    const invalid = !trimmed ? t("validation.emailRequired") : looksLikeEmail(trimmed) ? null : t("validation.emailInvalid");
-    if (invalid) {
-      setError({ field: invalid, form: null });
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setSubmitting(true);
-    setError({ field: null, form: null });
+  const onSubmit = form.onSubmit(async ({ email }) => {
     // The service answers the same whether or not the address has an account, and so does this page.
-    const result = await authClient.forgetPassword({ email: trimmed, redirectTo: "/reset-password" });
-    setSubmitting(false);
-    if (result.error) {
-      const placed = placeError(t, result.error, { codes: { INVALID_EMAIL: "email" }, requestFields: { email: "email" } });
-      setError({ field: placed.fields.email ?? null, form: placed.form });
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setSentTo(trimmed);
-  }
+    const { error } = await authClient.forgetPassword({ email: email.trim(), redirectTo: "/reset-password" });
+    if (!error) setSentTo(email.trim());
+    return error;
+  });
 
   const footer = (
     <>
@@ -81,10 +65,10 @@ export function ForgotPasswordPage() {
   return (
     <AuthLayout footer={footer}>
       <PageHeading lead={t("forgotPassword.lead")}>{t("forgotPassword.heading")}</PageHeading>
-      <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
-        {error.form ? (
+      <Form ref={form.ref} onSubmit={onSubmit}>
+        {form.error ? (
           <Alert variant="error" focusable>
-            {error.form}
+            {form.error}
           </Alert>
         ) : null}
         <TextField
@@ -95,14 +79,9 @@ export function ForgotPasswordPage() {
           inputMode="email"
           spellCheck={false}
           required
-          value={email}
-          error={error.field ?? undefined}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            setError({ field: null, form: null });
-          }}
+          {...form.field("email")}
         />
-        <Button type="submit" fullWidth loading={submitting} loadingText={t("forgotPassword.submitting")}>
+        <Button type="submit" fullWidth loading={form.submitting} loadingText={t("forgotPassword.submitting")}>
           {t("forgotPassword.submit")}
         </Button>
       </Form>

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { PageHeading } from "../../components/page-heading";
@@ -7,34 +7,42 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
-import { errorMessage } from "../../lib/auth-errors";
 import { mutations, queries, useQuery } from "../../lib/data";
 import { slugify } from "../../lib/organizations";
 import { useDebounced } from "../../lib/use-debounced";
 import { useDocumentTitle } from "../../lib/use-document-title";
-import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useForm } from "../../lib/use-form";
 import styles from "./new-organization-page.module.css";
 
 type SlugState = "idle" | "checking" | "available" | "taken";
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** The server's codes for a slug that another organization already has. */
-const SLUG_TAKEN_CODES = new Set(["ORGANIZATION_ALREADY_EXISTS", "SLUG_IS_TAKEN", "ORGANIZATION_SLUG_ALREADY_TAKEN"]);
+const SLUG_TAKEN_CODES = ["ORGANIZATION_ALREADY_EXISTS", "SLUG_IS_TAKEN", "ORGANIZATION_SLUG_ALREADY_TAKEN"];
 
 export function NewOrganizationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   useDocumentTitle(t("organization.create.title"));
-  const formRef = useRef<HTMLFormElement>(null);
-  const [name, setName] = useState("");
-  const [slug, setSlug] = useState("");
+  const form = useForm(
+    { name: "", slug: "" },
+    {
+      validate: ({ name, slug }) => {
+        const found: { name?: string; slug?: string } = {};
+        if (!name.trim()) found.name = t("organization.create.nameRequired");
+        if (!SLUG.test(slug)) found.slug = t("organization.create.slugInvalid");
+        else if (slugState === "taken") found.slug = t("organization.create.slugTaken");
+        return found;
+      },
+      placement: {
+        codes: Object.fromEntries(SLUG_TAKEN_CODES.map((code) => [code, "slug" as const])),
+        messages: Object.fromEntries(SLUG_TAKEN_CODES.map((code) => [code, t("organization.create.slugTaken")])),
+      },
+    },
+  );
+  const { slug } = form.values;
   const [slugEdited, setSlugEdited] = useState(false);
   // A slug the service refused on submit though the check had said it was free.
   const [refusedSlug, setRefusedSlug] = useState<string | null>(null);
-  const [errors, setErrors] = useState<{ name?: string; slug?: string }>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstError(formRef, attempt);
 
   // The slug is checked while typing, once the typing pauses.
   const checkedSlug = useDebounced(slug, 350);
@@ -47,32 +55,15 @@ export function NewOrganizationPage() {
   else if (check.state === "failed") slugState = "idle";
   else slugState = check.data ? "available" : "taken";
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (saving) return;
-    const found: typeof errors = {};
-    if (!name.trim()) found.name = t("organization.create.nameRequired");
-    if (!SLUG.test(slug)) found.slug = t("organization.create.slugInvalid");
-    else if (slugState === "taken") found.slug = t("organization.create.slugTaken");
-    setErrors(found);
-    setFormError(null);
-    if (Object.keys(found).length > 0) return setAttempt((n) => n + 1);
-    setSaving(true);
+  const onSubmit = form.onSubmit(async ({ name, slug }) => {
     const { error } = await mutations.createOrganization({ name: name.trim(), slug });
-    setSaving(false);
-    if (error) {
-      // Taken since the check said free: the check's answer is stale, so it goes with the error.
-      if (SLUG_TAKEN_CODES.has(error.code)) {
-        setRefusedSlug(slug);
-        setErrors({ slug: t("organization.create.slugTaken") });
-      } else setFormError(errorMessage(t, error));
-      setAttempt((n) => n + 1);
-      return;
-    }
-    void navigate("/organization");
-  }
+    if (!error) return void navigate("/organization");
+    // Taken since the check said free: the check's answer is stale, so it goes with the error.
+    if (SLUG_TAKEN_CODES.includes(error.code)) setRefusedSlug(slug);
+    return error;
+  });
 
-  const slugError = errors.slug ?? (slugState === "taken" ? t("organization.create.slugTaken") : undefined);
+  const slugError = form.errors.slug ?? (slugState === "taken" ? t("organization.create.slugTaken") : undefined);
   // The hint never contradicts the error beside it: with an error it only gives the rules.
   const slugHint = slugError
     ? t("organization.create.slugHint")
@@ -85,30 +76,28 @@ export function NewOrganizationPage() {
   return (
     <div className={styles.page}>
       <PageHeading lead={t("organization.create.lead")}>{t("organization.create.heading")}</PageHeading>
-      <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
+      <Form ref={form.ref} onSubmit={onSubmit}>
         <Card
           footer={
-            <Button type="submit" loading={saving} loadingText={t("organization.create.submitting")}>
+            <Button type="submit" loading={form.submitting} loadingText={t("organization.create.submitting")}>
               {t("organization.create.submit")}
             </Button>
           }
         >
           <div className={styles.fields}>
-            {formError ? (
+            {form.error ? (
               <Alert variant="error" focusable>
-                {formError}
+                {form.error}
               </Alert>
             ) : null}
             <TextField
               label={t("organization.create.name")}
               name="name"
               required
-              value={name}
-              error={errors.name}
+              {...form.field("name")}
               onChange={(event) => {
-                setName(event.target.value);
-                if (!slugEdited) setSlug(slugify(event.target.value));
-                setErrors(({ name: _n, ...rest }) => rest);
+                form.set("name", event.target.value);
+                if (!slugEdited) form.set("slug", slugify(event.target.value));
               }}
             />
             <TextField
@@ -121,9 +110,8 @@ export function NewOrganizationPage() {
               hint={<span aria-live="polite">{slugHint}</span>}
               error={slugError}
               onChange={(event) => {
-                setSlug(event.target.value.toLowerCase());
+                form.set("slug", event.target.value.toLowerCase());
                 setSlugEdited(true);
-                setErrors(({ slug: _s, ...rest }) => rest);
               }}
             />
           </div>

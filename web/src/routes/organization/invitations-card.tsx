@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AuthError, FullOrganization, Invitation } from "@gatehouse/client";
 import { ActionMessage, useActionReporter } from "../../components/action-message";
@@ -9,6 +9,7 @@ import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { errorMessage } from "../../lib/auth-errors";
 import { mutations } from "../../lib/data";
+import { useForm } from "../../lib/use-form";
 import { formatDate } from "./format-date";
 import { ROLES } from "./members-card";
 import styles from "./organization-page.module.css";
@@ -23,8 +24,10 @@ interface Props {
 export function InvitationsCard({ organization, owner }: Props) {
   const { t, i18n } = useTranslation();
   const report = useActionReporter("invitations");
-  const [email, setEmail] = useState("");
-  const [role, setRole] = useState<string>("member");
+  const form = useForm(
+    { email: "", role: "member" },
+    { validate: ({ email }) => (/^\S+@\S+\.\S+$/.test(email.trim()) ? {} : { email: t("validation.emailInvalid") }) },
+  );
   const [busy, setBusy] = useState<string | null>(null);
   const [canceling, setCanceling] = useState<Invitation | null>(null);
   const pending = organization.invitations.filter((invitation) => invitation.status === "pending");
@@ -43,22 +46,16 @@ export function InvitationsCard({ organization, owner }: Props) {
   }
 
   async function invite(address: string, inviteRole: string, resend: boolean, key: string) {
-    const ok = await run(
+    return run(
       key,
       () => mutations.inviteMember({ email: address, role: inviteRole, organizationId: organization.id, resend }),
       t("organization.invitations.sent", { email: address }),
     );
-    if (ok && !resend) setEmail("");
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
-      report.start();
-      return report.fail(t("validation.emailInvalid"));
-    }
-    await invite(email.trim(), role, false, "send");
-  }
+  const send = form.onSubmit(async ({ email, role }) => {
+    if (await invite(email.trim(), role, false, "send")) form.reset({ email: "", role });
+  });
 
   async function cancel(invitation: Invitation) {
     await run(
@@ -71,21 +68,27 @@ export function InvitationsCard({ organization, owner }: Props) {
 
   return (
     <Card title={t("organization.invitations.heading")} description={t("organization.invitations.description")} flush>
-      <Form onSubmit={(event) => void onSubmit(event)} className={styles.inline}>
+      <Form
+        ref={form.ref}
+        className={styles.inline}
+        onSubmit={(event) => {
+          report.start();
+          send(event);
+        }}
+      >
         <TextField
           className={styles.grow}
           label={t("organization.invitations.email")}
           name="email"
           type="email"
           autoComplete="off"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          {...form.field("email")}
         />
         <select
           className={styles.select}
           aria-label={t("organization.invitations.role")}
-          value={role}
-          onChange={(event) => setRole(event.target.value)}
+          value={form.values.role}
+          onChange={(event) => form.set("role", event.target.value)}
         >
           {ROLES.filter((r) => owner || r !== "owner").map((r) => (
             <option key={r} value={r}>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { FullOrganization } from "@gatehouse/client";
@@ -10,6 +10,7 @@ import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { errorMessage } from "../../lib/auth-errors";
 import { mutations } from "../../lib/data";
+import { useForm } from "../../lib/use-form";
 import { organizationNotice } from "../../lib/organization-notice";
 import styles from "./organization-page.module.css";
 
@@ -18,26 +19,29 @@ export function SettingsCard({ organization }: { organization: FullOrganization 
   const { t } = useTranslation();
   const navigate = useNavigate();
   const report = useActionReporter("settings");
-  const [name, setName] = useState(organization.name);
-  const [slug, setSlug] = useState(organization.slug);
-  const [logo, setLogo] = useState(organization.logo ?? "");
-  const [saving, setSaving] = useState(false);
+  const form = useForm(
+    { name: organization.name, slug: organization.slug, logo: organization.logo ?? "" },
+    {
+      validate: ({ name, slug }) => {
+        const found: { name?: string; slug?: string } = {};
+        if (!name.trim()) found.name = t("organization.create.nameRequired");
+        if (!slug.trim()) found.slug = t("organization.create.slugInvalid");
+        return found;
+      },
+    },
+  );
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    report.start();
-    if (!name.trim() || !slug.trim()) return report.fail(t("organization.create.nameRequired"));
-    setSaving(true);
+  // The page's one message says how it went.
+  const submit = form.onSubmit(async ({ name, slug, logo }) => {
     const result = await mutations.updateOrganization({
       organizationId: organization.id,
       data: { name: name.trim(), slug: slug.trim(), logo: logo.trim() || undefined },
     });
-    setSaving(false);
-    if (result.error) return report.fail(errorMessage(t, result.error));
-    report.succeed(t("organization.settings.saved"));
-  }
+    if (result.error) report.fail(errorMessage(t, result.error));
+    else report.succeed(t("organization.settings.saved"));
+  });
 
   async function onDelete() {
     setDeleting(true);
@@ -50,33 +54,38 @@ export function SettingsCard({ organization }: { organization: FullOrganization 
   }
 
   return (
-    <Form onSubmit={(event) => void onSubmit(event)}>
+    <Form
+      ref={form.ref}
+      onSubmit={(event) => {
+        report.start();
+        submit(event);
+      }}
+    >
       <Card
         title={t("organization.settings.heading")}
         description={t("organization.settings.description")}
         footer={
-          <Button type="submit" loading={saving} loadingText={t("organization.settings.saving")}>
+          <Button type="submit" loading={form.submitting} loadingText={t("organization.settings.saving")}>
             {t("organization.settings.save")}
           </Button>
         }
       >
         <div className={styles.fields}>
           <ActionMessage scope="settings" />
-          <TextField label={t("organization.create.name")} name="name" value={name} onChange={(e) => setName(e.target.value)} />
+          <TextField label={t("organization.create.name")} name="name" {...form.field("name")} />
           <TextField
             label={t("organization.create.slug")}
             name="slug"
             spellCheck={false}
-            value={slug}
-            onChange={(e) => setSlug(e.target.value.toLowerCase())}
+            {...form.field("slug")}
+            onChange={(e) => form.set("slug", e.target.value.toLowerCase())}
           />
           <TextField
             label={t("organization.settings.logo")}
             labelSuffix={`(${t("common.optional")})`}
             name="logo"
             type="url"
-            value={logo}
-            onChange={(e) => setLogo(e.target.value)}
+            {...form.field("logo")}
           />
           <div className={styles.danger}>
             <p className={styles.dangerText}>{t("organization.settings.deleteDescription")}</p>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AuthError, FullOrganization, Team } from "@gatehouse/client";
 import { ActionMessage, useActionReporter, type ActionReporter } from "../../components/action-message";
@@ -10,6 +10,7 @@ import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { errorMessage } from "../../lib/auth-errors";
 import { mutations, queries, useQuery } from "../../lib/data";
+import { useForm } from "../../lib/use-form";
 import styles from "./organization-page.module.css";
 
 interface Props {
@@ -25,22 +26,16 @@ interface Props {
 export function TeamsCard({ organization, canEdit }: Props) {
   const { t } = useTranslation();
   const report = useActionReporter("teams");
-  const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
+  const form = useForm({ name: "" }, { validate: ({ name }) => (name.trim() ? {} : { name: t("organization.create.nameRequired") }) });
   // A plain member's own teams (owners and admins see them all in the organization).
   const ownTeams = useQuery(canEdit ? null : queries.ownTeams(organization.id));
 
-  async function onCreate(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    report.start();
-    if (!name.trim()) return report.fail(t("organization.create.nameRequired"));
-    setBusy(true);
+  const create = form.onSubmit(async ({ name }) => {
     const result = await mutations.createTeam({ name: name.trim(), organizationId: organization.id });
-    setBusy(false);
     if (result.error) return report.fail(errorMessage(t, result.error));
-    setName("");
+    form.reset();
     report.succeed(t("organization.teams.created", { team: result.data.name }));
-  }
+  });
 
   let body;
   if (canEdit) {
@@ -73,15 +68,16 @@ export function TeamsCard({ organization, canEdit }: Props) {
       flush
     >
       {canEdit ? (
-        <Form onSubmit={(event) => void onCreate(event)} className={styles.inline}>
-          <TextField
-            className={styles.grow}
-            label={t("organization.teams.name")}
-            name="team"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-          <Button type="submit" loading={busy} loadingText={t("organization.teams.creating")}>
+        <Form
+          ref={form.ref}
+          className={styles.inline}
+          onSubmit={(event) => {
+            report.start();
+            create(event);
+          }}
+        >
+          <TextField className={styles.grow} label={t("organization.teams.name")} name="team" {...form.field("name")} />
+          <Button type="submit" loading={form.submitting} loadingText={t("organization.teams.creating")}>
             {t("organization.teams.create")}
           </Button>
         </Form>
@@ -115,7 +111,10 @@ function TeamRow({ team, organization, canEdit, report }: Omit<ListProps, "teams
   const { t } = useTranslation();
   const members = useQuery(queries.teamMembers(organization.id, team.id));
   const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(team.name);
+  const renameForm = useForm(
+    { name: team.name },
+    { validate: ({ name }) => (name.trim() ? {} : { name: t("organization.create.nameRequired") }) },
+  );
   const [busy, setBusy] = useState<string | null>(null);
   const [toAdd, setToAdd] = useState("");
   const [toRemove, setToRemove] = useState("");
@@ -168,20 +167,15 @@ function TeamRow({ team, organization, canEdit, report }: Omit<ListProps, "teams
     setPending(null);
   }
 
-  async function rename(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  const rename = renameForm.onSubmit(async ({ name }) => {
     const newName = name.trim();
-    if (!newName) {
-      report.start();
-      return report.fail(t("organization.create.nameRequired"));
-    }
     const ok = await act(
       "rename",
       () => mutations.updateTeam({ teamId: team.id, data: { name: newName } }),
       () => t("organization.teams.renamed", { team: newName }),
     );
     if (ok) setRenaming(false);
-  }
+  });
 
   let roster;
   if (members.state === "loading") roster = <span className={styles.meta}>{t("app.loading")}</span>;
@@ -208,12 +202,15 @@ function TeamRow({ team, organization, canEdit, report }: Omit<ListProps, "teams
     <li className={styles.row} data-team={team.name}>
       <div className={styles.details}>
         {renaming ? (
-          <Form className={styles.actions} onSubmit={(event) => void rename(event)}>
-            <TextField
-              label={t("organization.teams.newName", { team: team.name })}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
+          <Form
+            ref={renameForm.ref}
+            className={styles.actions}
+            onSubmit={(event) => {
+              report.start();
+              rename(event);
+            }}
+          >
+            <TextField label={t("organization.teams.newName", { team: team.name })} {...renameForm.field("name")} />
             <Button type="submit" size="sm" loading={busy === "rename"} loadingText={t("organization.settings.saving")}>
               {t("organization.settings.save")}
             </Button>
@@ -222,7 +219,7 @@ function TeamRow({ team, organization, canEdit, report }: Omit<ListProps, "teams
               size="sm"
               onClick={() => {
                 setRenaming(false);
-                setName(team.name);
+                renameForm.reset({ name: team.name });
               }}
             >
               {t("common.cancel")}

@@ -1,4 +1,3 @@
-import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
@@ -7,19 +6,17 @@ import { PasswordField } from "../../components/ui/password-field";
 import { TextField } from "../../components/ui/text-field";
 import { UsernameField } from "../../components/username-field";
 import { authClient } from "../../lib/auth-client";
-import { errorMessage, fieldOfError } from "../../lib/auth-errors";
-import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useForm } from "../../lib/use-form";
 import { passwordLengthProblem, usePasswordBounds } from "../../lib/use-password-bounds";
 import { useUsernameAvailability } from "../../lib/use-username-availability";
 import { useUsernameBounds } from "../../lib/use-username-bounds";
 import { usernameProblem, usernameProblemMessage } from "../../lib/username-rules";
 import { looksLikeEmail } from "../../lib/validation";
 
-type Field = "name" | "email" | "username" | "password";
-type Values = Record<Field, string>;
+type Values = Record<"name" | "email" | "username" | "password", string>;
 
 /** Server codes that belong to one field; anything else is shown above the form. */
-const FIELD_OF_CODE: Partial<Record<string, Field>> = {
+const FIELD_OF_CODE: Partial<Record<string, keyof Values>> = {
   INVALID_EMAIL: "email",
   USER_ALREADY_EXISTS: "email",
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email",
@@ -41,116 +38,86 @@ export interface SignUpFormProps {
 
 export function SignUpForm({ onCreatedWithoutSession, callbackURL }: SignUpFormProps) {
   const { t } = useTranslation();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<Values>({ name: "", email: "", username: "", password: "" });
-  const [errors, setErrors] = useState<Partial<Values>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstError(formRef, attempt);
+  const usernameBounds = useUsernameBounds();
+  const passwordBounds = usePasswordBounds();
+  const form = useForm<Values>(
+    { name: "", email: "", username: "", password: "" },
+    {
+      validate: (values) => {
+        const found: Partial<Values> = {};
+        if (!values.name.trim()) found.name = t("validation.nameRequired");
+        if (!values.email.trim()) found.email = t("validation.emailRequired");
+        else if (!looksLikeEmail(values.email)) found.email = t("validation.emailInvalid");
+        const problem = values.username ? usernameProblem(values.username, usernameBounds) : null;
+        if (problem) found.username = usernameProblemMessage(t, problem, usernameBounds);
+        else if (usernameAvailability === "taken") found.username = t("username.taken");
+        if (!values.password) found.password = t("validation.passwordRequired");
+        else {
+          const problem = passwordLengthProblem(t, values.password, passwordBounds);
+          if (problem) found.password = problem;
+        }
+        return found;
+      },
+      placement: { codes: FIELD_OF_CODE },
+    },
+  );
   // Optional: an empty username is not sent. Sent as typed (the service stores it in lower case and keeps
   // the typed form as displayUsername); spaces break the rules and are flagged rather than trimmed away.
-  const username = values.username;
-  const usernameBounds = useUsernameBounds();
-  const usernameAvailability = useUsernameAvailability(username, { bounds: usernameBounds });
-  const passwordBounds = usePasswordBounds();
+  const usernameAvailability = useUsernameAvailability(form.values.username, { bounds: usernameBounds });
 
-  function validate(): Partial<Values> {
-    const found: Partial<Values> = {};
-    if (!values.name.trim()) found.name = t("validation.nameRequired");
-    if (!values.email.trim()) found.email = t("validation.emailRequired");
-    else if (!looksLikeEmail(values.email)) found.email = t("validation.emailInvalid");
-    const problem = username ? usernameProblem(username, usernameBounds) : null;
-    if (problem) found.username = usernameProblemMessage(t, problem, usernameBounds);
-    else if (usernameAvailability === "taken") found.username = t("username.taken");
-    if (!values.password) found.password = t("validation.passwordRequired");
-    else {
-      const problem = passwordLengthProblem(t, values.password, passwordBounds);
-      if (problem) found.password = problem;
-    }
-    return found;
-  }
-
-  function fail(fieldErrors: Partial<Values>, message: string | null) {
-    setErrors(fieldErrors);
-    setFormError(message);
-    setAttempt((n) => n + 1);
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submitting) return;
-    const found = validate();
-    if (Object.keys(found).length > 0) return fail(found, null);
-
-    setSubmitting(true);
-    setErrors({});
-    setFormError(null);
+  const onSubmit = form.onSubmit(async (values) => {
     const email = values.email.trim();
     const { data, error } = await authClient.signUp.email({
       name: values.name.trim(),
       email,
       password: values.password,
-      ...(username ? { username } : {}),
+      ...(values.username ? { username: values.username } : {}),
       ...(callbackURL ? { callbackURL } : {}),
     });
-    if (error) {
-      setSubmitting(false);
-      const field = fieldOfError(error, FIELD_OF_CODE);
-      const message = errorMessage(t, error);
-      return field === "form" ? fail({}, message) : fail({ [field]: message }, null);
-    }
+    if (error) return error;
     if (data.token === null) return onCreatedWithoutSession(email);
     // Signed in: once the session store has it, the guest-only route moves on to the app.
     await authClient.$session.refetch();
-  }
-
-  const bind = (field: Field) => ({
-    name: field,
-    value: values[field],
-    error: errors[field],
-    onChange: (event: { target: { value: string } }) => {
-      const value = event.target.value;
-      setValues((current) => ({ ...current, [field]: value }));
-      setErrors(({ [field]: _cleared, ...rest }) => rest);
-    },
   });
 
   return (
-    <Form ref={formRef} onSubmit={(event) => void onSubmit(event)}>
-      {formError ? (
+    <Form ref={form.ref} onSubmit={onSubmit}>
+      {form.error ? (
         <Alert variant="error" focusable>
-          {formError}
+          {form.error}
         </Alert>
       ) : null}
-      <TextField label={t("signUp.name")} autoComplete="name" required {...bind("name")} />
+      <TextField label={t("signUp.name")} name="name" autoComplete="name" required {...form.field("name")} />
       <TextField
         label={t("signUp.email")}
         type="email"
+        name="email"
         autoComplete="email"
         inputMode="email"
         spellCheck={false}
         required
-        {...bind("email")}
+        {...form.field("email")}
       />
       <UsernameField
-        {...bind("username")}
+        {...form.field("username")}
+        name="username"
         labelSuffix={`(${t("common.optional")})`}
         bounds={usernameBounds}
         availability={usernameAvailability}
-        onChange={(value) => bind("username").onChange({ target: { value } })}
+        onChange={(value) => form.set("username", value)}
       />
       <PasswordField
         label={t("signUp.password")}
         hint={t("signUp.passwordHint", { min: passwordBounds.minLength })}
         revealLabel={t("common.showPassword")}
+        name="password"
         autoComplete="new-password"
         minLength={passwordBounds.minLength}
         maxLength={passwordBounds.maxLength}
         required
-        {...bind("password")}
+        {...form.field("password")}
       />
-      <Button type="submit" fullWidth loading={submitting} loadingText={t("signUp.submitting")}>
+      <Button type="submit" fullWidth loading={form.submitting} loadingText={t("signUp.submitting")}>
         {t("signUp.submit")}
       </Button>
     </Form>

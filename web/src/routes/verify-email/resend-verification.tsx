@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
@@ -6,7 +6,7 @@ import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { placeError } from "../../lib/auth-errors";
-import { useFocusFirstError } from "../../lib/use-focus-first-error";
+import { useForm } from "../../lib/use-form";
 import { looksLikeEmail } from "../../lib/validation";
 import styles from "./resend-verification.module.css";
 
@@ -18,46 +18,34 @@ export interface ResendVerificationProps {
 /** "Send a new link": to the signed-in user's own address, or to the address a visitor types. */
 export function ResendVerification({ signedInEmail }: ResendVerificationProps) {
   const { t } = useTranslation();
-  const formRef = useRef<HTMLFormElement>(null);
   const headingId = useId();
-  const [email, setEmail] = useState("");
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  useFocusFirstError(formRef, attempt);
+  const placement = { codes: { INVALID_EMAIL: "email" }, requestFields: { email: "email" } } as const;
+  // The notice is the address a new link went to.
+  const form = useForm<{ email: string }, string>(
+    { email: "" },
+    {
+      validate: ({ email }) => {
+        if (signedInEmail) return {};
+        if (!email.trim()) return { email: t("validation.emailRequired") };
+        return looksLikeEmail(email.trim()) ? {} : { email: t("validation.emailInvalid") };
+      },
+      placement,
+    },
+  );
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (sending) return;
+  const onSubmit = form.onSubmit(async ({ email }) => {
     const address = signedInEmail ?? email.trim();
-    if (!signedInEmail) {
-      const invalid = !address ? t("validation.emailRequired") : looksLikeEmail(address) ? null : t("validation.emailInvalid");
-      if (invalid) {
-        setFieldError(invalid);
-        setAttempt((n) => n + 1);
-        return;
-      }
-    }
-    setSending(true);
-    setFieldError(null);
-    setFormError(null);
-    setSentTo(null);
     const { error } = await authClient.sendVerificationEmail({ email: address });
-    setSending(false);
-    if (error) {
-      const placed = placeError(t, error, { codes: { INVALID_EMAIL: "email" }, requestFields: { email: "email" } });
-      setFieldError(signedInEmail ? null : (placed.fields.email ?? null));
-      setFormError(signedInEmail ? (placed.form ?? placed.fields.email ?? null) : placed.form);
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setSentTo(address);
-  }
+    if (!error) return form.succeed(address);
+    // The signed-in user's address is not a field here: what is wrong with it is said at the top.
+    if (!signedInEmail) return error;
+    const placed = placeError(t, error, placement);
+    form.fail({}, placed.form ?? placed.fields.email ?? null);
+  });
+  const sentTo = form.notice;
 
   return (
-    <Form ref={formRef} className={styles.box} onSubmit={(event) => void onSubmit(event)} aria-labelledby={headingId}>
+    <Form ref={form.ref} className={styles.box} onSubmit={onSubmit} aria-labelledby={headingId}>
       <div className={styles.intro}>
         <h2 id={headingId} className={styles.heading}>
           {t("verifyEmail.resendHeading")}
@@ -66,9 +54,9 @@ export function ResendVerification({ signedInEmail }: ResendVerificationProps) {
           {signedInEmail ? t("verifyEmail.resendTo", { email: signedInEmail }) : t("verifyEmail.resendLead")}
         </p>
       </div>
-      {formError ? (
+      {form.error ? (
         <Alert variant="error" focusable>
-          {formError}
+          {form.error}
         </Alert>
       ) : null}
       {sentTo ? (
@@ -85,15 +73,10 @@ export function ResendVerification({ signedInEmail }: ResendVerificationProps) {
           inputMode="email"
           spellCheck={false}
           required
-          value={email}
-          error={fieldError ?? undefined}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            setFieldError(null);
-          }}
+          {...form.field("email")}
         />
       )}
-      <Button type="submit" fullWidth loading={sending} loadingText={t("verifyEmail.resending")}>
+      <Button type="submit" fullWidth loading={form.submitting} loadingText={t("verifyEmail.resending")}>
         {t("verifyEmail.resend")}
       </Button>
     </Form>
