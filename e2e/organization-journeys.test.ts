@@ -394,6 +394,8 @@ describe("organization journeys", () => {
       await page.getByRole("link", { name: `+ ${r.switcher.create}` }).waitFor();
       await look(page, "organization-switcher-ru");
       await page.getByRole("link", { name: `+ ${r.switcher.create}` }).click();
+      // The page's chunk may still be loading: the organization page stays until it is there.
+      await headingIs(page, r.create.heading);
       await page.getByLabel(r.create.name).fill("Рога и копыта");
       await page.getByLabel(r.create.slug).fill("roga");
       await page.getByText(r.create.slugTaken).waitFor();
