@@ -2,7 +2,7 @@ import react from "@vitejs/plugin-react";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rolldown } from "vite";
 
 /** The files worth compressing: text. Images other than SVG and fonts are compressed already. */
 const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".webmanifest"]);
@@ -50,9 +50,44 @@ const VENDOR_CHUNKS: { name: string; test: RegExp }[] = [
   { name: "i18n", test: /[\\/]node_modules[\\/](i18next|react-i18next|html-parse-stringify|void-elements|use-sync-external-store)[\\/]/ },
 ];
 
+/** The pages anyone may open signed out; the rest are the signed-in app's (router.tsx). */
+const PUBLIC_PAGES = /[\\/]src[\\/]routes[\\/](sign-in|sign-up|forgot-password|reset-password)[\\/]/;
+
+/**
+ * The app's own modules that several pages share, in two chunks instead of one per combination of pages (which
+ * made dozens of sub-kilobyte files, each a request of its own): what any signed-out page uses ("public", loaded by
+ * the sign-in page), and what only signed-in pages share ("app"). A module only one page uses stays in that page's
+ * chunk, and one the entry imports stays in the entry.
+ */
+function sharedAppChunk(id: string, ctx: Rolldown.ChunkingContext): string | null {
+  if (!/[\\/]web[\\/]src[\\/]/.test(id) || /[\\/]src[\\/]i18n[\\/]/.test(id)) return null;
+  const pages = pagesUsing(id, ctx, new Set());
+  if (pages.has(ENTRY) || pages.size < 2) return null;
+  return [...pages].some((page) => PUBLIC_PAGES.test(page)) ? "public" : "app";
+}
+
+const ENTRY = "entry";
+const pagesMemo = new Map<string, Set<string>>();
+
+/** The pages (modules router.tsx imports dynamically) whose static imports reach `id`; ENTRY when main.tsx's do. */
+function pagesUsing(id: string, ctx: Rolldown.ChunkingContext, visiting: Set<string>): Set<string> {
+  const known = pagesMemo.get(id);
+  if (known) return known;
+  const info = ctx.getModuleInfo(id);
+  const pages = new Set<string>();
+  if (!info || visiting.has(id)) return pages;
+  visiting.add(id);
+  if (info.isEntry) pages.add(ENTRY);
+  if (info.dynamicImporters.some((importer) => /[\\/]src[\\/]router\.tsx$/.test(importer))) pages.add(id);
+  for (const importer of info.importers) for (const page of pagesUsing(importer, ctx, visiting)) pages.add(page);
+  visiting.delete(id);
+  pagesMemo.set(id, pages);
+  return pages;
+}
+
 // The built app is served by the service at "/"; in development Vite proxies the API to a running service.
 // Every page and every language is a chunk of its own (router.tsx, i18n/index.ts); the manifest lists which chunks
-// each one needs, for the bundle budget (src/bundle-budget.test.ts).
+// each one needs, for the bundle budget (server/test/web-bundle.test.ts).
 export default defineConfig({
   plugins: [react(), precompress()],
   build: {
@@ -60,10 +95,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     manifest: true,
+    // Every browser the app supports knows <link rel="modulepreload">.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: VENDOR_CHUNKS.map(({ name, test }) => ({ name, test })),
+          groups: [...VENDOR_CHUNKS.map(({ name, test }) => ({ name, test })), { name: sharedAppChunk, includeDependenciesRecursively: false }],
         },
       },
     },

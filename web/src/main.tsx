@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { i18nReady } from "./i18n";
@@ -32,11 +32,16 @@ window.addEventListener("vite:preloadError", (event) => {
 void Promise.all([i18nReady, preloadPage(window.location.pathname)])
   .catch(() => undefined)
   .then(() => {
-    createRoot(document.getElementById("root")!).render(
-      <StrictMode>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </StrictMode>,
-    );
+    const root = createRoot(document.getElementById("root")!);
+    // As a transition, React renders the first page in slices and lets the browser in between (a page such as
+    // /account is one long task otherwise, which a phone's user would feel as a frozen screen).
+    startTransition(() => {
+      root.render(
+        <StrictMode>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </StrictMode>,
+      );
+    });
   });
