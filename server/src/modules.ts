@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Config } from "./config/index.js";
 import type { AnyModule } from "./gatehouse-module.js";
+import { adminModule } from "./admin/module.js";
+import type { AdminRepositories } from "./admin/store/index.js";
 import type { AnyEndpoint } from "./http/endpoint.js";
 import { organizationModule } from "./organization/module.js";
 import type { OrganizationRepositories } from "./organization/store/index.js";
@@ -21,10 +23,10 @@ import type { SessionStoreOptions } from "./storage/sessions.js";
 export type { AnyModule, GatehouseModule } from "./gatehouse-module.js";
 
 /** The installed modules: their tables are part of every database, their routes answer when enabled. */
-export const MODULES: readonly AnyModule[] = [organizationModule];
+export const MODULES: readonly AnyModule[] = [organizationModule, adminModule];
 
 /** The runtime's stores: core's repositories and every installed module's, with transaction(fn). */
-export type Stores = Transactional<CoreRepositories & OrganizationRepositories>;
+export type Stores = Transactional<CoreRepositories & OrganizationRepositories & AdminRepositories>;
 
 export interface StoreOptions extends SessionStoreOptions {
   dialect: Dialect;

@@ -1,19 +1,6 @@
 import { signInEmail, signUpEmail } from "./credentials/email-password-routes.js";
 import { isUsernameAvailable, signInUsername } from "./credentials/username-routes.js";
-import { banUser, unbanUser } from "./admin/ban-routes.js";
-import { impersonateUser, stopImpersonating } from "./admin/impersonation-routes.js";
-import { listUsers } from "./admin/list-users-route.js";
-import { adminGetOrganization, adminListOrganizations } from "./admin/organization-routes.js";
-import { listRoles, userHasPermission } from "./admin/permission-routes.js";
-import { listUserSessions, revokeUserSession, revokeUserSessions } from "./admin/session-routes.js";
-import {
-  adminUpdateUser,
-  createUser,
-  getUser,
-  removeUser,
-  setRole,
-  setUserPassword,
-} from "./admin/user-routes.js";
+import { adminModule } from "./admin/module.js";
 import { error, features, ok } from "./http/system-routes.js";
 import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./social/account-routes.js";
 import { callbackOAuth, callbackOAuthPost } from "./social/callback-routes.js";
@@ -67,24 +54,7 @@ export const ENDPOINTS = {
   devOutbox,
   signInUsername,
   isUsernameAvailable,
-  createUser,
-  listUsers,
-  getUser,
-  adminUpdateUser,
-  setRole,
-  banUser,
-  unbanUser,
-  impersonateUser,
-  stopImpersonating,
-  removeUser,
-  setUserPassword,
-  listUserSessions,
-  revokeUserSession,
-  revokeUserSessions,
-  userHasPermission,
-  listRoles,
-  adminListOrganizations,
-  adminGetOrganization,
+  ...adminModule.endpoints,
   signInSocial,
   callbackOAuth,
   callbackOAuthPost,

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
+import { defineAdminEndpoint } from "./deps.js";
 import { endImpersonationsIfNoLongerAdmin } from "./impersonations.js";
 import { requirePermission, userIdSchema } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
@@ -14,7 +14,7 @@ const userResponse = z.object({ user: publicUserSchema });
  * impersonations they hold as an administrator. It ends by
  * itself at banExpires: sign-in then lifts it, and session reads treat it as over.
  */
-export const banUser = defineEndpoint({
+export const banUser = defineAdminEndpoint({
   method: "POST",
   path: "/admin/ban-user",
   auth: "sensitive",
@@ -51,7 +51,7 @@ export const banUser = defineEndpoint({
   },
 });
 
-export const unbanUser = defineEndpoint({
+export const unbanUser = defineAdminEndpoint({
   method: "POST",
   path: "/admin/unban-user",
   auth: "sensitive",

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { Config } from "../config/index.js";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, fillMessage } from "../http/errors.js";
 import { HTTP_FIXED_CODES } from "../http/messages.js";
 import {
@@ -12,9 +11,10 @@ import {
   type FilterValue,
   type UserFilterField,
   type UserListQuery,
-} from "../storage/user-search.js";
+} from "./store/user-search.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { isAdministrator } from "./access.js";
+import { defineAdminEndpoint } from "./deps.js";
 import { requirePermission } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
@@ -107,7 +107,7 @@ function toListQuery(query: z.output<typeof listUsersQuery>, admin: Config["admi
   return out;
 }
 
-export const listUsers = defineEndpoint({
+export const listUsers = defineAdminEndpoint({
   method: "GET",
   path: "/admin/list-users",
   auth: "sensitive",
@@ -128,7 +128,7 @@ export const listUsers = defineEndpoint({
     requirePermission(ctx, { user: ["list"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_LIST_USERS);
     const { config } = ctx.runtime;
     const query = toListQuery(ctx.query, config.admin);
-    const { users, total } = await ctx.runtime.stores.users.listUsers(query);
+    const { users, total } = await ctx.runtime.stores.userDirectory.listUsers(query);
     return {
       users: users.map((user) => ({ ...publicUser(user), administrator: isAdministrator(config.admin, user) })),
       total,

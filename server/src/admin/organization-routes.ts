@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { ORG_MESSAGES } from "../organization/messages.js";
 import {
@@ -10,6 +9,7 @@ import {
 } from "../organization/public.js";
 import { ORGANIZATION_SORT_FIELDS, type OrganizationWithCount } from "../organization/store/directory.js";
 import { requirePermission } from "./guard.js";
+import { defineAdminEndpoint } from "./deps.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, queryInteger } from "./list-users-route.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
@@ -23,7 +23,7 @@ const withCount = (organization: OrganizationWithCount) => ({
 });
 
 /** Every organization, whoever its members are (the member-scoped /organization/list shows only the caller's). */
-export const adminListOrganizations = defineEndpoint({
+export const adminListOrganizations = defineAdminEndpoint({
   method: "GET",
   path: "/admin/list-organizations",
   auth: "sensitive",
@@ -58,7 +58,7 @@ export const adminListOrganizations = defineEndpoint({
 });
 
 /** One organization with its members, for an administrator who need not be one of them. */
-export const adminGetOrganization = defineEndpoint({
+export const adminGetOrganization = defineAdminEndpoint({
   method: "GET",
   path: "/admin/get-organization",
   auth: "sensitive",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { HTTP_MESSAGES } from "../http/messages.js";
 import type { User } from "../storage/models.js";
 import { hasPermission, knownRoles } from "./access.js";
+import { defineAdminEndpoint } from "./deps.js";
 import { requirePermission } from "./guard.js";
 import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "./messages.js";
 
@@ -11,7 +11,7 @@ import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "./messages.js";
  * Whether a role allows some actions. Over HTTP it always answers for the caller's own roles (userId and role
  * are ignored, so nobody learns another user's role); in-process calls may ask about a userId or a role.
  */
-export const userHasPermission = defineEndpoint({
+export const userHasPermission = defineAdminEndpoint({
   method: "POST",
   path: "/admin/has-permission",
   auth: "none",
@@ -48,7 +48,7 @@ export const userHasPermission = defineEndpoint({
  * The site roles set-role and create-user accept (admin.defaultRole, "user" and admin.adminRoles), each with whether
  * it makes its holder an administrator, so a console offers only what the service will take.
  */
-export const listRoles = defineEndpoint({
+export const listRoles = defineAdminEndpoint({
   method: "GET",
   path: "/admin/list-roles",
   auth: "sensitive",

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { defineEndpoint } from "../http/endpoint.js";
 import { publicSession, publicSessionSchema } from "../user/public.js";
+import { defineAdminEndpoint } from "./deps.js";
 import { findTargetUser, requirePermission, userIdSchema } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
 const successSchema = z.object({ success: z.boolean() });
 
-export const listUserSessions = defineEndpoint({
+export const listUserSessions = defineAdminEndpoint({
   method: "POST",
   path: "/admin/list-user-sessions",
   auth: "sensitive",
@@ -23,7 +23,7 @@ export const listUserSessions = defineEndpoint({
   },
 });
 
-export const revokeUserSession = defineEndpoint({
+export const revokeUserSession = defineAdminEndpoint({
   method: "POST",
   path: "/admin/revoke-user-session",
   changesSession: true,
@@ -41,7 +41,7 @@ export const revokeUserSession = defineEndpoint({
   },
 });
 
-export const revokeUserSessions = defineEndpoint({
+export const revokeUserSessions = defineAdminEndpoint({
   method: "POST",
   path: "/admin/revoke-user-sessions",
   changesSession: true,

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "../credentials/username.js";
 import { toLanguage } from "../email/language.js";
-import type { EndpointContext } from "../http/endpoint.js";
 import { APIError, fillMessage } from "../http/errors.js";
 import type { UserChanges } from "../storage/users.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema } from "../user/fields.js";
 import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
 import { hasPermission, type Permissions } from "./access.js";
+import type { AdminContext } from "./deps.js";
 import { roleInputSchema, toRoleString } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
 
@@ -31,7 +31,7 @@ type AdminUserData = z.output<typeof adminUserData>;
 const SETTABLE = new Set(Object.keys(adminUserData.shape));
 const BAN_FIELDS = ["banned", "banReason", "banExpires"] as const;
 
-function requireAlso(ctx: EndpointContext, permissions: Permissions, refusal: string): void {
+function requireAlso(ctx: AdminContext, permissions: Permissions, refusal: string): void {
   // In-process calls without a session (the create-admin command) are trusted.
   if (!ctx.session) return;
   if (!hasPermission(ctx.runtime.config.admin, ctx.session.user, permissions)) throw new APIError("FORBIDDEN", refusal);
@@ -43,7 +43,7 @@ function requireAlso(ctx: EndpointContext, permissions: Permissions, refusal: st
  * the email and username follow the same rules as everywhere else.
  */
 export async function checkAdminUserChanges(
-  ctx: EndpointContext,
+  ctx: AdminContext,
   data: AdminUserData,
   targetId?: string,
 ): Promise<Omit<UserChanges, "updatedAt">> {

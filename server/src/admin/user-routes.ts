@@ -4,7 +4,6 @@ import { HTTP_MESSAGES } from "../http/messages.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
 import { checkNewPassword } from "../credentials/rules.js";
 import { usernameTakenError } from "../credentials/username.js";
-import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
@@ -12,6 +11,7 @@ import { nameSchema } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
 import { removeUserAndData } from "../user/remove-user.js";
 import { isAdministrator } from "./access.js";
+import { defineAdminEndpoint } from "./deps.js";
 import { findTargetUser, requirePermission, roleInputSchema, toRoleString, userIdSchema } from "./guard.js";
 import { endImpersonationsIfNoLongerAdmin, impersonationRefusal } from "./impersonations.js";
 import { ADMIN_MESSAGES } from "./messages.js";
@@ -22,7 +22,7 @@ const TAGS = ["Admin"] as const;
 const userResponse = z.object({ user: publicUserSchema });
 const successSchema = z.object({ success: z.boolean() });
 
-export const createUser = defineEndpoint({
+export const createUser = defineAdminEndpoint({
   method: "POST",
   path: "/admin/create-user",
   // Checked in the handler: over HTTP a session with user:create is required; in-process calls are trusted.
@@ -63,7 +63,7 @@ export const createUser = defineEndpoint({
   },
 });
 
-export const getUser = defineEndpoint({
+export const getUser = defineAdminEndpoint({
   method: "GET",
   path: "/admin/get-user",
   auth: "sensitive",
@@ -87,7 +87,7 @@ export const getUser = defineEndpoint({
   },
 });
 
-export const adminUpdateUser = defineEndpoint({
+export const adminUpdateUser = defineAdminEndpoint({
   method: "POST",
   path: "/admin/update-user",
   auth: "sensitive",
@@ -132,7 +132,7 @@ export const adminUpdateUser = defineEndpoint({
   },
 });
 
-export const setRole = defineEndpoint({
+export const setRole = defineAdminEndpoint({
   method: "POST",
   path: "/admin/set-role",
   auth: "sensitive",
@@ -156,7 +156,7 @@ export const setRole = defineEndpoint({
   },
 });
 
-export const removeUser = defineEndpoint({
+export const removeUser = defineAdminEndpoint({
   method: "POST",
   path: "/admin/remove-user",
   auth: "sensitive",
@@ -174,7 +174,7 @@ export const removeUser = defineEndpoint({
   },
 });
 
-export const setUserPassword = defineEndpoint({
+export const setUserPassword = defineAdminEndpoint({
   method: "POST",
   path: "/admin/set-user-password",
   auth: "sensitive",

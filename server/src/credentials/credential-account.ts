@@ -53,7 +53,7 @@ export async function setCredentialPassword(stores: Stores, userId: string, hash
  * took the email, the unique violation itself (callers word that one differently).
  */
 export async function insertUserWithPassword(
-  runtime: Runtime,
+  runtime: { stores: Stores },
   user: NewUser,
   hash: string | null,
   session?: Session,

@@ -1,3 +1,4 @@
+import type { Config } from "../config/index.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
@@ -5,7 +6,7 @@ import type { User } from "../storage/models.js";
 import { CREDENTIAL_MESSAGES } from "./messages.js";
 
 /** Password length bounds (SPEC.md section 5), checked wherever a new password is chosen. */
-export function checkNewPassword(runtime: Runtime, password: string): void {
+export function checkNewPassword(runtime: { config: Config }, password: string): void {
   const { minPasswordLength, maxPasswordLength } = runtime.config.emailAndPassword;
   if (password.length < minPasswordLength) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_SHORT);
   if (password.length > maxPasswordLength) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_LONG);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { APIError } from "../http/errors.js";
-import type { Runtime } from "../runtime.js";
+import type { Config } from "../config/index.js";
+import type { CoreStores } from "../storage/index.js";
 import { CREDENTIAL_MESSAGES } from "./messages.js";
 
 /** Letters, digits, underscore and dot (SPEC.md section 5). */
@@ -14,7 +15,7 @@ export const displayUsernameSchema = z.string().trim().min(1).max(256);
  * Checks a username as it was typed and returns the lower-case form it is stored and compared in.
  * Throws 422 with the catalogue's message when it is too short, too long or has other characters.
  */
-export function normalizeUsername(runtime: Runtime, raw: string): string {
+export function normalizeUsername(runtime: { config: Config }, raw: string): string {
   const { minUsernameLength, maxUsernameLength } = runtime.config.username;
   if (raw.length < minUsernameLength) throw new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USERNAME_IS_TOO_SHORT);
   if (raw.length > maxUsernameLength) throw new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USERNAME_IS_TOO_LONG);
@@ -26,7 +27,7 @@ export const usernameTakenError = () =>
   new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER);
 
 /** Throws 422 when another user holds the (normalised) username. */
-export async function assertUsernameFree(runtime: Runtime, username: string, ownerId?: string): Promise<void> {
+export async function assertUsernameFree(runtime: { stores: CoreStores }, username: string, ownerId?: string): Promise<void> {
   const holder = await runtime.stores.users.findUserByUsername(username);
   if (holder && holder.id !== ownerId) throw usernameTakenError();
 }
@@ -36,7 +37,7 @@ export async function assertUsernameFree(runtime: Runtime, username: string, own
  * given (it defaults to the username as typed when only the username is set). Undefined fields stay undefined.
  */
 export async function usernameChanges(
-  runtime: Runtime,
+  runtime: { config: Config; stores: CoreStores },
   input: { username?: string | undefined; displayUsername?: string | undefined },
   ownerId?: string,
 ): Promise<{ username?: string; displayUsername?: string }> {

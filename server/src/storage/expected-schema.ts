@@ -76,11 +76,7 @@ export const CORE_TABLE_SPECS: TableSpecs<CoreTables> = {
     indexes: [
       { name: "user_email_uidx", columns: ["email"], unique: true },
       { name: "user_username_uidx", columns: ["username"], unique: true },
-      // The administrators' user list (migration 0003): each sortable column with id as the tie-break.
-      { name: "user_createdAt_idx", columns: ["createdAt", "id"] },
-      { name: "user_updatedAt_idx", columns: ["updatedAt", "id"] },
-      { name: "user_name_idx", columns: ["name", "id"] },
-      { name: "user_role_idx", columns: ["role", "id"] },
+      // The administrators' user list adds its indexes (admin/module.ts).
     ],
   },
   session: {

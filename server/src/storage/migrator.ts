@@ -2,11 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationResultSet } from "
 import type { Dialect } from "./database.js";
 import { composeSchema, CORE_TABLE_SPECS, type SchemaSpec, type TableAdditions, type TableSpecs } from "./expected-schema.js";
 import * as core from "./migrations/0001-core.js";
-import * as admin from "./migrations/0003-admin.js";
-import * as adminSearch from "./migrations/0004-admin-search.js";
 import * as accountIdentity from "./migrations/0005-account-identity.js";
-import * as userTrigram from "./migrations/0006-user-trigram.js";
-import * as impersonationIndex from "./migrations/0007-impersonation-index.js";
 import * as loginMethod from "./migrations/0009-login-method.js";
 import { reconcileSchema } from "./reconcile.js";
 
@@ -20,11 +16,7 @@ export type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promi
  */
 const CORE_MIGRATIONS: Record<string, MigrationModule> = {
   "0001-core": core,
-  "0003-admin": admin,
-  "0004-admin-search": adminSearch,
   "0005-account-identity": accountIdentity,
-  "0006-user-trigram": userTrigram,
-  "0007-impersonation-index": impersonationIndex,
   "0009-login-method": loginMethod,
 };
 

@@ -2,7 +2,6 @@ import type { Kysely, Selectable } from "kysely";
 import type { User } from "./models.js";
 import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "./rows.js";
 import type { Database, UserTable } from "./schema.js";
-import { searchUsers, type UserListQuery } from "./user-search.js";
 
 export function toUser(row: Selectable<UserTable>): User {
   return {
@@ -131,12 +130,6 @@ export function userStore(db: Kysely<Database>) {
     async findUserByUsername(username: string): Promise<User | null> {
       const row = await db.selectFrom("user").selectAll().where("username", "=", username).executeTakeFirst();
       return row ? toUser(row) : null;
-    },
-
-    /** A page of users and how many match in all, for the administrators' list (see user-search.ts). */
-    async listUsers(query: UserListQuery): Promise<{ users: User[]; total: number }> {
-      const { rows, total } = await searchUsers(db, query);
-      return { users: rows.map(toUser), total };
     },
 
     async findUserById(id: string): Promise<User | null> {

@@ -1,4 +1,5 @@
 import type { Runtime } from "../runtime.js";
+import type { CoreStores } from "../storage/index.js";
 
 /**
  * Removes a user with their sessions (and the impersonation sessions they hold over others), accounts and what the
@@ -6,7 +7,10 @@ import type { Runtime } from "../runtime.js";
  * organization module deletes organizations nobody else is in, and passes those the user was the only owner of to a
  * successor.
  */
-export async function removeUserAndData(runtime: Runtime, userId: string): Promise<void> {
+export async function removeUserAndData(
+  runtime: Pick<Runtime, "config" | "logger" | "modules"> & { stores: CoreStores },
+  userId: string,
+): Promise<void> {
   const outcome = await runtime.stores.transaction(async (stores) => {
     const done: Record<string, unknown> = {};
     for (const module of runtime.modules) Object.assign(done, await module.beforeUserRemoved?.(stores, userId, runtime.config));

@@ -11,8 +11,11 @@ import { inBackground } from "./background.js";
  * SMTP, and a lost notice never undoes the change); it carries no token. Not attempted when the service has no way
  * to send mail.
  */
+/** What a notice needs: the mailer, the base its link is built on, and the log for a notice that fails. */
+type NoticeDeps = Pick<Runtime, "config" | "mailer" | "base" | "logger">;
+
 function sendNotice(
-  runtime: Runtime,
+  runtime: NoticeDeps,
   acceptLanguage: string | null,
   kind: NoticeKind,
   to: string,
@@ -29,12 +32,12 @@ function sendNotice(
 }
 
 /** The app's own "forgot password" page, on `email.appURL` else the service's base: what to do if it was not them. */
-function forgotPasswordPage(runtime: Runtime): string {
+function forgotPasswordPage(runtime: NoticeDeps): string {
   return `${(runtime.config.email.appURL ?? requireBase(runtime)).replace(/\/+$/, "")}/forgot-password`;
 }
 
 /** "Your password was changed": after change-password, reset-password, set-password and an administrator's set. */
-export function notifyPasswordChanged(runtime: Runtime, headers: Headers, user: Pick<User, "name" | "lang" | "email">): void {
+export function notifyPasswordChanged(runtime: NoticeDeps, headers: Headers, user: Pick<User, "name" | "lang" | "email">): void {
   sendNotice(runtime, headers.get("accept-language"), "passwordChanged", user.email, user, () => ({
     url: forgotPasswordPage(runtime),
   }));
@@ -42,7 +45,7 @@ export function notifyPasswordChanged(runtime: Runtime, headers: Headers, user: 
 
 /** "Your email address was changed", to the address the account had, once the change took effect. */
 export function notifyEmailChanged(
-  runtime: Runtime,
+  runtime: NoticeDeps,
   headers: Headers,
   user: Pick<User, "name" | "lang">,
   oldEmail: string,

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from "kysely";
-import { escapeLike } from "./like.js";
-import { dbBool, dbDate } from "./rows.js";
-import type { Database, UserTable } from "./schema.js";
+import { escapeLike } from "../../storage/like.js";
+import { dbBool, dbDate } from "../../storage/rows.js";
+import type { Database, UserTable } from "../../storage/schema.js";
 
 /**
  * The administrators' user list: search, filter, sort and page over the user table. Column names come only from

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../../storage/database.js";
 
 /**
- * Helps for searches of the administrators' user list (storage/user-search.ts) on PostgreSQL, where without them
+ * Helps for searches of the administrators' user list (admin/store/user-search.ts) on PostgreSQL, where without them
  * each read the whole user table, some of it twice (measured in bench/, part admin, 100,000 users):
  *
  * - an index on lower(name) with text_pattern_ops: a name starts_with search (`lower("name") like 'mar%'`) is a

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Indexes behind the administrators' user list (storage/user-search.ts): each sortable column with id as the
+ * Indexes behind the administrators' user list (admin/store/user-search.ts): each sortable column with id as the
  * tie-break, so ordering by (column, id) and taking a page walks one index instead of sorting the table.
  * email and username are unique, so their own indexes serve already.
  */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Dialect } from "../database.js";
+import type { Dialect } from "../../storage/database.js";
 
 /**
  * Trigram indexes (pg_trgm, GIN) behind the administrators' "contains" and "ends_with" searches on PostgreSQL:
