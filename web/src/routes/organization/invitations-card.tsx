@@ -6,6 +6,7 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Form } from "../../components/ui/form";
+import { Select } from "../../components/ui/select";
 import { TextField } from "../../components/ui/text-field";
 import { errorMessage } from "../../lib/auth-errors";
 import { mutations } from "../../lib/data";
@@ -84,18 +85,12 @@ export function InvitationsCard({ organization, owner }: Props) {
           autoComplete="off"
           {...form.field("email")}
         />
-        <select
-          className={styles.select}
-          aria-label={t("organization.invitations.role")}
+        <Select
+          label={t("organization.invitations.role")}
+          options={ROLES.filter((r) => owner || r !== "owner").map((r) => ({ value: r, label: t(`organization.roles.${r}`) }))}
           value={form.values.role}
-          onChange={(event) => form.set("role", event.target.value)}
-        >
-          {ROLES.filter((r) => owner || r !== "owner").map((r) => (
-            <option key={r} value={r}>
-              {t(`organization.roles.${r}`)}
-            </option>
-          ))}
-        </select>
+          onChange={(role) => form.set("role", role)}
+        />
         <Button type="submit" loading={busy === "send"} loadingText={t("organization.invitations.sending")}>
           {t("organization.invitations.send")}
         </Button>

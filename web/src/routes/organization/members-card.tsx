@@ -7,6 +7,7 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { Select } from "../../components/ui/select";
 import { errorMessage } from "../../lib/auth-errors";
 import { mutations } from "../../lib/data";
 import { canManage, isOwner, rolesOf } from "../../lib/organizations";
@@ -96,21 +97,17 @@ export function MembersCard({ organization, me }: Props) {
               <div className={styles.actions}>
                 {editable ? (
                   <>
-                    <select
-                      className={styles.select}
-                      aria-label={t("organization.members.roleOf", { name: member.user.name })}
+                    <Select
+                      label={t("organization.members.roleOf", { name: member.user.name })}
+                      hideLabel
+                      size="sm"
+                      options={ROLES.filter((r) => r !== "owner" || isOwner(me?.role)).map((r) => ({
+                        value: r,
+                        label: t(`organization.roles.${r}`),
+                      }))}
                       value={picked}
-                      onChange={(event) => {
-                        const role = event.target.value;
-                        setChosen((all) => ({ ...all, [member.id]: role }));
-                      }}
-                    >
-                      {ROLES.filter((r) => r !== "owner" || isOwner(me?.role)).map((r) => (
-                        <option key={r} value={r}>
-                          {t(`organization.roles.${r}`)}
-                        </option>
-                      ))}
-                    </select>
+                      onChange={(role) => setChosen((all) => ({ ...all, [member.id]: role }))}
+                    />
                     <Button
                       variant="secondary"
                       size="sm"

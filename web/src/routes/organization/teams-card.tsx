@@ -7,6 +7,7 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { Form } from "../../components/ui/form";
+import { Select } from "../../components/ui/select";
 import { TextField } from "../../components/ui/text-field";
 import { errorMessage } from "../../lib/auth-errors";
 import { mutations, queries, useQuery } from "../../lib/data";
@@ -234,19 +235,17 @@ function TeamRow({ team, organization, canEdit, report }: Omit<ListProps, "teams
         <div className={styles.teamActions}>
           {outside.length > 0 && members.state === "ready" ? (
             <div className={styles.actions}>
-              <select
-                className={styles.select}
-                aria-label={t("organization.teams.addMemberTo", { team: team.name })}
+              <Select
+                label={t("organization.teams.addMemberTo", { team: team.name })}
+                hideLabel
+                size="sm"
+                options={[
+                  { value: "", label: t("organization.teams.chooseMember") },
+                  ...outside.map((m) => ({ value: m.userId, label: m.user.name })),
+                ]}
                 value={toAdd}
-                onChange={(event) => setToAdd(event.target.value)}
-              >
-                <option value="">{t("organization.teams.chooseMember")}</option>
-                {outside.map((m) => (
-                  <option key={m.userId} value={m.userId}>
-                    {m.user.name}
-                  </option>
-                ))}
-              </select>
+                onChange={setToAdd}
+              />
               <Button
                 variant="secondary"
                 size="sm"
@@ -261,19 +260,17 @@ function TeamRow({ team, organization, canEdit, report }: Omit<ListProps, "teams
           ) : null}
           {inTeam.length > 0 ? (
             <div className={styles.actions}>
-              <select
-                className={styles.select}
-                aria-label={t("organization.teams.removeMemberFrom", { team: team.name })}
+              <Select
+                label={t("organization.teams.removeMemberFrom", { team: team.name })}
+                hideLabel
+                size="sm"
+                options={[
+                  { value: "", label: t("organization.teams.chooseMember") },
+                  ...inTeam.map((m) => ({ value: m.userId, label: nameOf(m.userId) })),
+                ]}
                 value={toRemove}
-                onChange={(event) => setToRemove(event.target.value)}
-              >
-                <option value="">{t("organization.teams.chooseMember")}</option>
-                {inTeam.map((m) => (
-                  <option key={m.userId} value={m.userId}>
-                    {nameOf(m.userId)}
-                  </option>
-                ))}
-              </select>
+                onChange={setToRemove}
+              />
               <Button
                 variant="danger"
                 size="sm"
