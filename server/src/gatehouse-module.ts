@@ -1,10 +1,18 @@
 import type { Kysely } from "kysely";
 import type { Config } from "./config/index.js";
-import type { AnyEndpoint } from "./http/endpoint.js";
+import type { z } from "zod";
+import type { Endpoint } from "./http/endpoint.js";
 import type { Dialect } from "./storage/database.js";
 import type { SchemaSpec, TableAdditions } from "./storage/expected-schema.js";
 import type { CoreRepositories, Transactional } from "./storage/index.js";
 import type { MigrationModule } from "./storage/migrator.js";
+
+/**
+ * A module's route: its handler may see only the dependencies its domain names (defineEndpointFor), which the
+ * Runtime has once the module's stores are composed into it (a module outside modules.ts's Stores type, such as a
+ * test's, adds them only at run time: hence `any` here).
+ */
+export type ModuleEndpoint = Endpoint<z.ZodType, z.ZodType, unknown, any>;
 
 /**
  * A part of the service in one folder: its routes, migrations, tables, store and error catalogue (README.md,
@@ -18,7 +26,7 @@ import type { MigrationModule } from "./storage/migrator.js";
  */
 export interface GatehouseModule<
   Repositories extends object = object,
-  Endpoints extends Record<string, AnyEndpoint> = Record<string, AnyEndpoint>,
+  Endpoints extends Record<string, ModuleEndpoint> = Record<string, ModuleEndpoint>,
 > {
   /** A short name, for errors and logs. */
   name: string;
@@ -47,10 +55,10 @@ export interface GatehouseModule<
   ): Promise<Record<string, unknown>>;
 }
 
-export type AnyModule = GatehouseModule<any, Record<string, AnyEndpoint>>;
+export type AnyModule = GatehouseModule<any, Record<string, ModuleEndpoint>>;
 
 /** Declares a module, keeping its routes' exact types (ENDPOINTS and the server-side API are typed from them). */
-export function defineModule<Repositories extends object, Endpoints extends Record<string, AnyEndpoint>>(
+export function defineModule<Repositories extends object, Endpoints extends Record<string, ModuleEndpoint>>(
   module: GatehouseModule<Repositories, Endpoints>,
 ): GatehouseModule<Repositories, Endpoints> {
   return module;

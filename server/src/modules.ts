@@ -75,7 +75,7 @@ export function activeEndpoints(
     if (!module.enabled(config)) continue;
     for (const [name, endpoint] of Object.entries(module.endpoints)) {
       if (name in active) throw new Error(`module ${module.name}: a route named "${name}" exists already`);
-      active[name] = endpoint;
+      active[name] = endpoint as AnyEndpoint;
     }
   }
   return active;

@@ -9,6 +9,7 @@ import { scryptReference } from "../src/credentials/password.js";
 import { signCookieValue } from "../src/http/cookies.js";
 import { createGatehouse, type GatehouseOptions } from "../src/index.js";
 import { createLogger } from "../src/logger.js";
+import { databaseShape } from "../src/modules.js";
 import { openDatabase } from "../src/storage/database.js";
 import { introspectSchema, type FoundSchema } from "../src/storage/schema-introspection.js";
 import {
@@ -327,6 +328,24 @@ describe.each(DIALECTS)("a new database, on %s", (dialect) => {
       expect(applied.every((name) => /^\d{4}-/.test(name))).toBe(true);
       const found = await snapshot(database);
       expect(found.get("team")?.columns.get("memberCount")).toMatchObject({ notNull: true, hasDefault: true });
+      // Every table, column and plain index of the expected schema, core's and the installed modules' (modules.ts),
+      // is what the migrations made: none is left to the reconcile step.
+      const missing: string[] = [];
+      for (const [name, spec] of Object.entries(databaseShape().expected)) {
+        const table = found.get(name);
+        if (!table) {
+          missing.push(`table ${name}`);
+          continue;
+        }
+        for (const column of Object.keys(spec.columns)) if (!table.columns.has(column)) missing.push(`column ${name}.${column}`);
+        for (const index of spec.indexes) {
+          const present = table.indexes.some(
+            (i) => !i.special && (i.unique || !index.unique) && i.columns.join() === index.columns.join(),
+          );
+          if (!present) missing.push(`index ${index.name}`);
+        }
+      }
+      expect(missing).toEqual([]);
       expect(await gatehouse.migrate()).toEqual([]);
     } finally {
       await gatehouse.close();
