@@ -45,3 +45,13 @@ export async function expectNoAxeViolations(page: Page, where: string): Promise<
     throw new Error(`axe-core on ${where}:\n${lines.join("\n")}`);
   }
 }
+
+/**
+ * Opens `path` (unless null: the page as it is), waits until its h1 reads `heading`, and fails on any axe-core
+ * violation of what it then shows.
+ */
+export async function expectPageAccessible(page: Page, path: string | null, heading: string, where = path ?? heading): Promise<void> {
+  if (path !== null) await page.goto(path);
+  await page.getByRole("heading", { level: 1, name: heading, exact: true }).waitFor();
+  await expectNoAxeViolations(page, where);
+}
