@@ -14,7 +14,7 @@ import styles from "./app-shell.module.css";
 export function AppShell() {
   const { t } = useTranslation();
   const { user, session } = useCurrentSession();
-  const { administrator } = useAdministrator(user);
+  const { administrator } = useAdministrator();
   const linkClass = ({ isActive }: { isActive: boolean }) => `${styles.navLink} ${isActive ? styles.active : ""}`;
 
   return (

@@ -3,7 +3,6 @@ import { useTranslation } from "react-i18next";
 import { useAdministrator } from "../lib/is-admin";
 import { NotFoundInShell } from "../routes/not-found/not-found-page";
 import { CardListState } from "./card-list-state";
-import { useCurrentSession } from "./current-session";
 
 /**
  * Shows its child routes to administrators only, as the service decides (lib/is-admin.ts); to everyone else the
@@ -12,8 +11,7 @@ import { useCurrentSession } from "./current-session";
  */
 export function RequireAdmin() {
   const { t } = useTranslation();
-  const { user } = useCurrentSession();
-  const { administrator, retry } = useAdministrator(user);
+  const { administrator, retry } = useAdministrator();
   if (administrator === true) return <Outlet />;
   if (administrator === false) return <NotFoundInShell />;
   return (

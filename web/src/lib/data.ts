@@ -194,6 +194,7 @@ export const queries = {
         const { data, error } = await authClient.admin.hasPermission({ permissions: { user: ["list"] } });
         return error ? { data: null, error } : { data: data.success, error: null };
       },
+      ONCE,
     ),
   /** Administration: the site roles the service accepts (configuration: read once per page load). */
   siteRoles: () =>

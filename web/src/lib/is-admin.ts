@@ -1,35 +1,12 @@
-import type { User } from "@gatehouse/client";
-import { useCallback, useEffect, useState } from "react";
-import { authClient } from "./auth-client";
+import { queries, useQuery } from "./data";
 
-/**
+/*
  * Whether the administration console is open to the signed-in user is the service's answer, never a role name the
  * app guesses: administrators are whoever holds one of `admin.adminRoles` or is one of `admin.adminUserIds`
  * (README.md, "Administration"). The app asks POST /admin/has-permission for the console's first action, listing
- * users, the question the service answers for the caller's own roles.
+ * users, the question the service answers for the caller's own roles (queries.administrator in lib/data.ts: once
+ * per session and role string, so a changed role is asked again).
  */
-const CONSOLE_PERMISSION = { user: ["list"] };
-
-/** Answers per user and role string, so a changed role (a new session read) is asked again. */
-const answers = new Map<string, boolean>();
-const requests = new Map<string, Promise<boolean | null>>();
-
-function ask(key: string): Promise<boolean | null> {
-  let request = requests.get(key);
-  if (!request) {
-    request = authClient.admin.hasPermission({ permissions: CONSOLE_PERMISSION }).then(({ data }) => {
-      // A failed read is forgotten, so the next asks again.
-      if (!data) {
-        requests.delete(key);
-        return null;
-      }
-      answers.set(key, data.success);
-      return data.success;
-    });
-    requests.set(key, request);
-  }
-  return request;
-}
 
 export interface Administrator {
   /** true or false once the service answered; undefined while it is asked; null when it could not be asked. */
@@ -38,24 +15,11 @@ export interface Administrator {
   retry(): void;
 }
 
-/** Whether the user (the signed-in one) may open the administration console, as the service decides. */
-export function useAdministrator(user: Pick<User, "id" | "role">): Administrator {
-  const key = `${user.id}\n${user.role ?? ""}`;
-  const [state, setState] = useState<{ key: string; administrator: boolean | null } | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let active = true;
-    void ask(key).then((administrator) => {
-      if (active) setState({ key, administrator });
-    });
-    return () => {
-      active = false;
-    };
-  }, [key, attempt]);
-  const retry = useCallback(() => {
-    setState(null);
-    setAttempt((n) => n + 1);
-  }, []);
-  const administrator = state?.key === key ? state.administrator : answers.get(key);
-  return { administrator, retry };
+/** Whether the signed-in user may open the administration console, as the service decides. */
+export function useAdministrator(): Administrator {
+  const answer = useQuery(queries.administrator());
+  return {
+    administrator: answer.state === "ready" ? answer.data : answer.state === "failed" ? null : undefined,
+    retry: () => void answer.reload(),
+  };
 }

@@ -1,37 +1,17 @@
 import type { AdminListRolesData } from "@gatehouse/client";
 import type { TFunction } from "i18next";
-import { useEffect, useState } from "react";
-import { authClient } from "./auth-client";
+import { queries, useQuery } from "./data";
 
 export type SiteRole = AdminListRolesData["roles"][number];
 
-let request: Promise<AdminListRolesData | null> | null = null;
-
-/** GET /admin/list-roles once per page load (the roles are configuration); a failed read is asked again next time. */
-function loadRoles(): Promise<AdminListRolesData | null> {
-  request ??= authClient.admin.listRoles().then(({ data }) => {
-    if (!data) request = null;
-    return data;
-  });
-  return request;
-}
-
 /**
  * The site roles the service accepts (its default role, "user" and its administrator roles, each saying whether it
- * makes an administrator): `undefined` while read, `null` when it could not be read.
+ * makes an administrator), read once per page load (GET /admin/list-roles: configuration; a failed read is asked
+ * again next time): `undefined` while read, `null` when it could not be read.
  */
 export function useSiteRoles(): AdminListRolesData | null | undefined {
-  const [roles, setRoles] = useState<AdminListRolesData | null | undefined>(undefined);
-  useEffect(() => {
-    let active = true;
-    void loadRoles().then((data) => {
-      if (active) setRoles(data);
-    });
-    return () => {
-      active = false;
-    };
-  }, []);
-  return roles;
+  const roles = useQuery(queries.siteRoles());
+  return roles.state === "ready" ? roles.data : roles.state === "failed" ? null : undefined;
 }
 
 /** A role's name as a picker shows it: "User", "Administrator", "Administrator (staff)", or a custom role as named. */

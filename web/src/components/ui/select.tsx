@@ -45,7 +45,7 @@ export function Select<V extends string = string>({
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (
-    <div className={[styles.field, styles[size], className ?? ""].filter(Boolean).join(" ")}>
+    <div className={[styles.field, styles[size], hideLabel ? styles.bare : "", className ?? ""].filter(Boolean).join(" ")}>
       <label htmlFor={id} className={hideLabel ? "visually-hidden" : styles.label}>
         {label}
       </label>

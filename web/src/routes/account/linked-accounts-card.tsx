@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { CardListState } from "../../components/card-list-state";
-import { useCurrentSession } from "../../components/current-session";
 import { ProviderLabel, ProviderMark } from "../../components/provider-mark";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
@@ -37,10 +36,9 @@ export interface LinkedAccountsCardProps {
 export function LinkedAccountsCard({ id }: LinkedAccountsCardProps) {
   const { t, i18n } = useTranslation();
   const linked = useQuery(queries.accounts());
-  const { user } = useCurrentSession();
   const features = useFeatures();
   // Whether the console is open to them, as the service decides; until it answers, they are shown what users see.
-  const administrator = useAdministrator(user).administrator === true;
+  const administrator = useAdministrator().administrator === true;
   const [params] = useSearchParams();
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);

@@ -1,5 +1,3 @@
-import type { AdminOrganizationDetail, AuthError } from "@gatehouse/client";
-import { useCallback, useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { PageHeading } from "../../components/page-heading";
@@ -8,34 +6,21 @@ import { Avatar } from "../../components/ui/avatar";
 import { Badge } from "../../components/ui/badge";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
-import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
 import { rolesOf } from "../../lib/organizations";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import list from "../../components/admin-list.module.css";
 import styles from "./admin-organization-page.module.css";
 
-type Load = { state: "loading" } | { state: "failed"; error: AuthError } | { state: "ready"; organization: AdminOrganizationDetail };
-
 /** One organization as an administrator sees it, member or not: its details and every member, each a link to their user page. */
 export function AdminOrganizationPage() {
   const { t, i18n } = useTranslation();
   const { id = "" } = useParams();
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-  const organization = load.state === "ready" ? load.organization : null;
-  useDocumentTitle(organization?.name ?? t("admin.organizations.title"));
+  const load = useQuery(queries.adminOrganization(id));
+  useDocumentTitle(load.data?.name ?? t("admin.organizations.title"));
   const roleName = (role: string) => rolesOf(role).map((r) => t(`organization.roles.${r as "member"}`, r)).join(", ");
-
-  const refresh = useCallback(async () => {
-    setLoad({ state: "loading" });
-    const { data, error } = await authClient.admin.getOrganization({ id });
-    setLoad(error ? { state: "failed", error } : { state: "ready", organization: data });
-  }, [id]);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
 
   const back = (
     <Link to="/admin/organizations" className={styles.back}>
@@ -63,7 +48,7 @@ export function AdminOrganizationPage() {
       </div>
     );
   }
-  const { organization: shown } = load;
+  const shown = load.data;
 
   return (
     <div className={styles.page}>

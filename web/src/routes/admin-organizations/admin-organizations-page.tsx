@@ -1,5 +1,5 @@
-import type { AdminListOrganizationsQuery, AdminOrganization, AuthError } from "@gatehouse/client";
-import { useCallback, useEffect, useState } from "react";
+import type { AdminListOrganizationsQuery } from "@gatehouse/client";
+import { useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AdminNav } from "../../components/admin-nav";
@@ -7,8 +7,11 @@ import { CardListState } from "../../components/card-list-state";
 import { ListPager } from "../../components/list-pager";
 import { PageHeading } from "../../components/page-heading";
 import { Card } from "../../components/ui/card";
-import { authClient } from "../../lib/auth-client";
+import { Select } from "../../components/ui/select";
+import { TextField } from "../../components/ui/text-field";
+import { queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
+import { useDebounced } from "../../lib/use-debounced";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import list from "../../components/admin-list.module.css";
 import styles from "./admin-organizations-page.module.css";
@@ -17,10 +20,6 @@ import styles from "./admin-organizations-page.module.css";
 export const PAGE_SIZE = 20;
 
 type Sort = "newest" | "oldest" | "name" | "slug";
-type Load =
-  | { state: "loading" }
-  | { state: "failed"; error: AuthError }
-  | { state: "ready"; organizations: AdminOrganization[]; total: number; offset: number };
 
 const SORTS: Record<Sort, Pick<AdminListOrganizationsQuery, "sortBy" | "sortDirection">> = {
   newest: { sortBy: "createdAt", sortDirection: "desc" },
@@ -36,31 +35,14 @@ export function AdminOrganizationsPage() {
   const [search, setSearch] = useState("");
   const [sort, setSort] = useState<Sort>("newest");
   const [offset, setOffset] = useState(0);
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-
-  const refresh = useCallback(async () => {
-    setLoad({ state: "loading" });
-    const value = search.trim();
-    const { data, error } = await authClient.admin.listOrganizations({
-      limit: PAGE_SIZE,
-      offset,
-      ...SORTS[sort],
-      ...(value ? { searchValue: value } : {}),
-    });
-    setLoad(
-      error
-        ? { state: "failed", error }
-        : { state: "ready", organizations: data.organizations, total: data.total, offset: data.offset },
-    );
-  }, [search, sort, offset]);
-
+  const value = search.trim();
   // Typing waits a moment before asking the server.
-  useEffect(() => {
-    const timer = setTimeout(() => void refresh(), 250);
-    return () => clearTimeout(timer);
-  }, [refresh]);
-
-  const ready = load.state === "ready" ? load : null;
+  const query = useDebounced(
+    JSON.stringify({ limit: PAGE_SIZE, offset, ...SORTS[sort], ...(value ? { searchValue: value } : {}) } satisfies AdminListOrganizationsQuery),
+    250,
+  );
+  const load = useQuery(queries.adminOrganizations(JSON.parse(query) as AdminListOrganizationsQuery));
+  const ready = load.state === "ready" ? load.data : null;
 
   return (
     <div className={styles.page}>
@@ -69,34 +51,31 @@ export function AdminOrganizationsPage() {
 
       <Card flush>
         <div className={list.controls}>
-          <label className={`${list.control} ${list.search}`}>
-            <span className={list.label}>{t("admin.organizations.search")}</span>
-            <input
-              type="search"
-              className={list.input}
-              value={search}
-              onChange={(event) => {
-                setSearch(event.target.value);
-                setOffset(0);
-              }}
-            />
-          </label>
-          <label className={list.control}>
-            <span className={list.label}>{t("admin.sort")}</span>
-            <select
-              className={list.input}
-              value={sort}
-              onChange={(event) => {
-                setSort(event.target.value as Sort);
-                setOffset(0);
-              }}
-            >
-              <option value="newest">{t("admin.sortNewest")}</option>
-              <option value="oldest">{t("admin.sortOldest")}</option>
-              <option value="name">{t("admin.sortName")}</option>
-              <option value="slug">{t("admin.organizations.sortSlug")}</option>
-            </select>
-          </label>
+          <TextField
+            className={`${list.control} ${list.search}`}
+            label={t("admin.organizations.search")}
+            type="search"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setOffset(0);
+            }}
+          />
+          <Select<Sort>
+            className={list.control}
+            label={t("admin.sort")}
+            options={[
+              { value: "newest", label: t("admin.sortNewest") },
+              { value: "oldest", label: t("admin.sortOldest") },
+              { value: "name", label: t("admin.sortName") },
+              { value: "slug", label: t("admin.organizations.sortSlug") },
+            ]}
+            value={sort}
+            onChange={(value) => {
+              setSort(value);
+              setOffset(0);
+            }}
+          />
         </div>
 
         {load.state !== "ready" ? (
@@ -106,7 +85,7 @@ export function AdminOrganizationsPage() {
               error={load.state === "failed" ? load.error : undefined}
               loadingText={t("admin.organizations.loading")}
               failedTitle={t("common.genericError")}
-              onRetry={() => void refresh()}
+              onRetry={() => void load.reload()}
             />
           </div>
         ) : null}

@@ -1,5 +1,4 @@
-import type { AdminUserDetail, AuthError, Session } from "@gatehouse/client";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
@@ -10,6 +9,7 @@ import { Badge } from "../../components/ui/badge";
 import { Spinner } from "../../components/ui/spinner";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
+import { mutations, queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { BanCard } from "./ban-card";
@@ -22,7 +22,6 @@ import { SessionsCard } from "./sessions-card";
 import type { Act } from "./user-actions";
 import styles from "./admin-user-page.module.css";
 
-type Load = { state: "loading" } | { state: "failed"; error: AuthError } | { state: "ready"; user: AdminUserDetail };
 type Notice = { variant: "success" | "error"; text: string } | null;
 
 /** One user as an administrator manages them: profile, role, ban, sessions, password, impersonation, deletion. */
@@ -31,42 +30,26 @@ export function AdminUserPage() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
   const me = useCurrentSession().user;
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-  const [sessions, setSessions] = useState<Session[]>([]);
+  const load = useQuery(queries.adminUser(id));
+  // Sessions that cannot be read are shown as none.
+  const listed = useQuery(queries.adminUserSessions(id));
+  const sessions = listed.data?.sessions ?? [];
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const user = load.state === "ready" ? load.user : null;
-  useDocumentTitle(user?.name ?? t("admin.title"));
+  useDocumentTitle(load.data?.name ?? t("admin.title"));
 
-  const refresh = useCallback(async () => {
-    const [read, listed] = await Promise.all([
-      authClient.admin.getUser({ id }),
-      authClient.admin.listUserSessions({ userId: id }),
-    ]);
-    if (read.error) {
-      setLoad({ state: "failed", error: read.error });
-      return;
-    }
-    setLoad({ state: "ready", user: read.data });
-    setSessions(listed.data?.sessions ?? []);
-  }, [id]);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-
+  // The mutation `call` makes reads the user and their sessions again (lib/data.ts).
   const act: Act = async (name, call, success) => {
     setBusy(name);
     setNotice(null);
     const { error } = await call();
-    if (!error) await refresh();
     setBusy(null);
     setNotice(error ? { variant: "error", text: errorMessage(t, error) } : { variant: "success", text: success });
     window.scrollTo({ top: 0 });
     return !error;
   };
 
-  if (load.state === "loading") {
+  if (load.state === "loading" || listed.state === "loading") {
     return (
       <div className={styles.state}>
         <Spinner size="sm" />
@@ -82,7 +65,7 @@ export function AdminUserPage() {
       </div>
     );
   }
-  const target = load.user;
+  const target = load.data;
 
   async function impersonate() {
     setBusy("impersonate");
@@ -99,7 +82,7 @@ export function AdminUserPage() {
 
   async function remove() {
     setBusy("delete");
-    const { error } = await authClient.admin.removeUser({ userId: target.id });
+    const { error } = await mutations.removeUser({ userId: target.id });
     setBusy(null);
     if (error) {
       setNotice({ variant: "error", text: errorMessage(t, error) });
@@ -138,7 +121,7 @@ export function AdminUserPage() {
         </Alert>
       ) : null}
 
-      <ProfileCard user={target} onSaved={refresh} />
+      <ProfileCard user={target} />
       {/* Keyed by the stored role, so the picker starts again from it once a change is saved. */}
       <RoleCard key={target.role ?? ""} {...cardProps} />
       {own ? null : <BanCard {...cardProps} />}

@@ -1,12 +1,13 @@
-import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
+import { Select } from "../../components/ui/select";
 import { TextField } from "../../components/ui/text-field";
-import { authClient } from "../../lib/auth-client";
+import { mutations } from "../../lib/data";
 import { formatDateTime } from "../../lib/format-time";
+import { useForm } from "../../lib/use-form";
 import type { UserCardProps } from "./user-actions";
 import styles from "./admin-user-page.module.css";
 
@@ -22,22 +23,22 @@ const EXPIRIES = [
 /** Bans the user (with a reason and an end, both optional), or shows the ban in force and lifts it. */
 export function BanCard({ user, busy, act }: UserCardProps) {
   const { t, i18n } = useTranslation();
-  const [banReason, setBanReason] = useState("");
-  const [banExpiry, setBanExpiry] = useState(0);
+  // The end is the number of seconds, as the select's value.
+  const form = useForm({ banReason: "", banExpiry: "0" });
 
-  function ban(event: FormEvent) {
-    event.preventDefault();
-    void act(
+  const ban = form.onSubmit(async ({ banReason, banExpiry }) => {
+    const seconds = Number(banExpiry);
+    await act(
       "ban",
       () =>
-        authClient.admin.banUser({
+        mutations.banUser({
           userId: user.id,
           ...(banReason.trim() ? { banReason: banReason.trim() } : {}),
-          ...(banExpiry ? { banExpiresIn: banExpiry } : {}),
+          ...(seconds ? { banExpiresIn: seconds } : {}),
         }),
       t("admin.user.didBan", { name: user.name }),
     );
-  }
+  });
 
   return (
     <Card title={t("admin.user.banHeading")} description={t("admin.user.banDescription")}>
@@ -58,7 +59,7 @@ export function BanCard({ user, busy, act }: UserCardProps) {
               loadingText={t("admin.user.unbanning")}
               disabled={busy !== null}
               onClick={() =>
-                void act("unban", () => authClient.admin.unbanUser({ userId: user.id }), t("admin.user.didUnban", { name: user.name }))
+                void act("unban", () => mutations.unbanUser({ userId: user.id }), t("admin.user.didUnban", { name: user.name }))
               }
             >
               {t("admin.user.unban")}
@@ -66,18 +67,15 @@ export function BanCard({ user, busy, act }: UserCardProps) {
           </div>
         </div>
       ) : (
-        <Form onSubmit={ban} className={styles.stack}>
-          <TextField label={t("admin.user.banReason")} value={banReason} onChange={(e) => setBanReason(e.target.value)} maxLength={500} />
-          <label className={styles.control}>
-            <span className={styles.label}>{t("admin.user.banExpiry")}</span>
-            <select className={styles.select} value={banExpiry} onChange={(e) => setBanExpiry(Number(e.target.value))}>
-              {EXPIRIES.map((option) => (
-                <option key={option.seconds} value={option.seconds}>
-                  {t(option.key)}
-                </option>
-              ))}
-            </select>
-          </label>
+        <Form ref={form.ref} onSubmit={ban} className={styles.stack}>
+          <TextField label={t("admin.user.banReason")} maxLength={500} {...form.field("banReason")} />
+          <Select
+            className={styles.select}
+            label={t("admin.user.banExpiry")}
+            options={EXPIRIES.map((option) => ({ value: String(option.seconds), label: t(option.key) }))}
+            value={form.values.banExpiry}
+            onChange={(value) => form.set("banExpiry", value)}
+          />
           <div>
             <Button type="submit" variant="danger" loading={busy === "ban"} loadingText={t("admin.user.banning")} disabled={busy !== null}>
               {t("admin.user.ban")}

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { authClient } from "../../lib/auth-client";
+import { Select } from "../../components/ui/select";
+import { mutations } from "../../lib/data";
 import { roleChoices, useSiteRoles } from "../../lib/site-roles";
 import type { UserCardProps } from "./user-actions";
 import styles from "./admin-user-page.module.css";
@@ -18,19 +19,20 @@ export function RoleCard({ user, busy, act }: UserCardProps) {
   return (
     <Card title={t("admin.user.roleHeading")} description={t("admin.user.roleDescription")}>
       <div className={styles.row}>
-        <select className={styles.select} aria-label={t("admin.user.roleHeading")} value={role} onChange={(e) => setChosen(e.target.value)}>
-          {roleChoices(t, roles, current).map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
+        <Select
+          className={styles.select}
+          label={t("admin.user.roleHeading")}
+          hideLabel
+          options={roleChoices(t, roles, current)}
+          value={role}
+          onChange={setChosen}
+        />
         <Button
           variant="secondary"
           loading={busy === "role"}
           loadingText={t("admin.user.savingRole")}
           disabled={busy !== null}
-          onClick={() => void act("role", () => authClient.admin.setRole({ userId: user.id, role }), t("admin.user.roleSaved"))}
+          onClick={() => void act("role", () => mutations.setRole({ userId: user.id, role }), t("admin.user.roleSaved"))}
         >
           {t("admin.user.saveRole")}
         </Button>

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { authClient } from "../../lib/auth-client";
+import { mutations } from "../../lib/data";
 import { formatDateTime } from "../../lib/format-time";
 import { useDeviceLabel } from "../../lib/use-device-label";
 import type { UserCardProps } from "./user-actions";
@@ -35,7 +35,7 @@ export function SessionsCard({ user, busy, act, sessions }: UserCardProps & { se
                   loadingText={t("admin.user.revoking")}
                   disabled={busy !== null}
                   onClick={() =>
-                    void act(session.id, () => authClient.admin.revokeUserSession({ sessionToken: session.token }), t("admin.user.revoked"))
+                    void act(session.id, () => mutations.revokeUserSession(user.id, { sessionToken: session.token }), t("admin.user.revoked"))
                   }
                 >
                   {t("admin.user.revoke")}
@@ -50,7 +50,7 @@ export function SessionsCard({ user, busy, act, sessions }: UserCardProps & { se
               loading={busy === "revokeAll"}
               loadingText={t("admin.user.revoking")}
               disabled={busy !== null}
-              onClick={() => void act("revokeAll", () => authClient.admin.revokeUserSessions({ userId: user.id }), t("admin.user.revoked"))}
+              onClick={() => void act("revokeAll", () => mutations.revokeUserSessions({ userId: user.id }), t("admin.user.revoked"))}
             >
               {t("admin.user.revokeAll")}
             </Button>

@@ -1,5 +1,5 @@
-import type { AdminListUsersData, AdminListUsersQuery, AuthError } from "@gatehouse/client";
-import { useCallback, useEffect, useState } from "react";
+import type { AdminListUsersQuery } from "@gatehouse/client";
+import { useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AdminNav } from "../../components/admin-nav";
@@ -10,8 +10,11 @@ import { Alert } from "../../components/ui/alert";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { authClient } from "../../lib/auth-client";
+import { Select } from "../../components/ui/select";
+import { TextField } from "../../components/ui/text-field";
+import { queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
+import { useDebounced } from "../../lib/use-debounced";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { CreateUserCard } from "./create-user-card";
 import list from "../../components/admin-list.module.css";
@@ -22,10 +25,6 @@ export const PAGE_SIZE = 20;
 
 type Filter = "all" | "admins" | "banned";
 type Sort = "newest" | "oldest" | "name" | "email";
-type Load =
-  | { state: "loading" }
-  | { state: "failed"; error: AuthError }
-  | { state: "ready"; users: AdminListUsersData["users"]; total: number; offset: number };
 
 const SORTS: Record<Sort, Pick<AdminListUsersQuery, "sortBy" | "sortDirection">> = {
   newest: { sortBy: "createdAt", sortDirection: "desc" },
@@ -55,24 +54,14 @@ export function AdminPage() {
   const [filter, setFilter] = useState<Filter>("all");
   const [sort, setSort] = useState<Sort>("newest");
   const [offset, setOffset] = useState(0);
-  const [load, setLoad] = useState<Load>({ state: "loading" });
+  // Typing waits a moment before asking the server.
+  const query = useDebounced(JSON.stringify(queryOf(search, filter, sort, offset)), 250);
+  const load = useQuery(queries.adminUsers(JSON.parse(query) as AdminListUsersQuery));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const deleted = (useLocation().state as { deleted?: string } | null)?.deleted;
 
-  const refresh = useCallback(async () => {
-    setLoad({ state: "loading" });
-    const { data, error } = await authClient.admin.listUsers(queryOf(search, filter, sort, offset));
-    setLoad(error ? { state: "failed", error } : { state: "ready", users: data.users, total: data.total, offset: data.offset });
-  }, [search, filter, sort, offset]);
-
-  // Typing waits a moment before asking the server.
-  useEffect(() => {
-    const timer = setTimeout(() => void refresh(), 250);
-    return () => clearTimeout(timer);
-  }, [refresh]);
-
-  const ready = load.state === "ready" ? load : null;
+  const ready = load.state === "ready" ? load.data : null;
 
   return (
     <div className={styles.page}>
@@ -104,56 +93,51 @@ export function AdminPage() {
           onCreated={(user) => {
             setCreating(false);
             setCreated(user.email);
-            void refresh();
           }}
         />
       ) : null}
 
       <Card flush>
         <div className={list.controls}>
-          <label className={`${list.control} ${list.search}`}>
-            <span className={list.label}>{t("admin.search")}</span>
-            <input
-              type="search"
-              className={list.input}
-              value={search}
-              onChange={(event) => {
-                setSearch(event.target.value);
-                setOffset(0);
-              }}
-            />
-          </label>
-          <label className={list.control}>
-            <span className={list.label}>{t("admin.show")}</span>
-            <select
-              className={list.input}
-              value={filter}
-              onChange={(event) => {
-                setFilter(event.target.value as Filter);
-                setOffset(0);
-              }}
-            >
-              <option value="all">{t("admin.filterAll")}</option>
-              <option value="admins">{t("admin.filterAdmins")}</option>
-              <option value="banned">{t("admin.filterBanned")}</option>
-            </select>
-          </label>
-          <label className={list.control}>
-            <span className={list.label}>{t("admin.sort")}</span>
-            <select
-              className={list.input}
-              value={sort}
-              onChange={(event) => {
-                setSort(event.target.value as Sort);
-                setOffset(0);
-              }}
-            >
-              <option value="newest">{t("admin.sortNewest")}</option>
-              <option value="oldest">{t("admin.sortOldest")}</option>
-              <option value="name">{t("admin.sortName")}</option>
-              <option value="email">{t("admin.sortEmail")}</option>
-            </select>
-          </label>
+          <TextField
+            className={`${list.control} ${list.search}`}
+            label={t("admin.search")}
+            type="search"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setOffset(0);
+            }}
+          />
+          <Select<Filter>
+            className={list.control}
+            label={t("admin.show")}
+            options={[
+              { value: "all", label: t("admin.filterAll") },
+              { value: "admins", label: t("admin.filterAdmins") },
+              { value: "banned", label: t("admin.filterBanned") },
+            ]}
+            value={filter}
+            onChange={(value) => {
+              setFilter(value);
+              setOffset(0);
+            }}
+          />
+          <Select<Sort>
+            className={list.control}
+            label={t("admin.sort")}
+            options={[
+              { value: "newest", label: t("admin.sortNewest") },
+              { value: "oldest", label: t("admin.sortOldest") },
+              { value: "name", label: t("admin.sortName") },
+              { value: "email", label: t("admin.sortEmail") },
+            ]}
+            value={sort}
+            onChange={(value) => {
+              setSort(value);
+              setOffset(0);
+            }}
+          />
         </div>
 
         {load.state !== "ready" ? (
@@ -161,10 +145,10 @@ export function AdminPage() {
           <div className={list.listState}>
             <CardListState
               state={load.state}
-              error={load.state === "failed" ? load.error : undefined}
+              error={load.error ?? undefined}
               loadingText={t("admin.loading")}
               failedTitle={t("common.genericError")}
-              onRetry={() => void refresh()}
+              onRetry={() => void load.reload()}
             />
           </div>
         ) : null}

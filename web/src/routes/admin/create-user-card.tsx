@@ -1,15 +1,16 @@
 import type { User } from "@gatehouse/client";
-import { useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { PasswordField } from "../../components/ui/password-field";
+import { Select } from "../../components/ui/select";
 import { TextField } from "../../components/ui/text-field";
-import { authClient } from "../../lib/auth-client";
-import { errorMessage } from "../../lib/auth-errors";
+import { mutations } from "../../lib/data";
 import { roleChoices, useSiteRoles } from "../../lib/site-roles";
+import { useForm } from "../../lib/use-form";
 import { usePasswordBounds } from "../../lib/use-password-bounds";
 import styles from "./create-user-card.module.css";
 
@@ -21,79 +22,50 @@ export interface CreateUserCardProps {
 /** Creates an account for someone else: name, address, an optional password and the role. */
 export function CreateUserCard({ onCreated, onCancel }: CreateUserCardProps) {
   const { t } = useTranslation();
-  const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const form = useForm({ name: "", email: "", password: "" });
   const bounds = usePasswordBounds();
   const roles = useSiteRoles();
   // The service's default role until another is chosen.
   const [chosen, setChosen] = useState<string | null>(null);
   const role = chosen ?? roles?.defaultRole ?? "user";
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setFailure(null);
-    const { data, error } = await authClient.admin.createUser({
+  // The service's refusal is said at the top of the form, which takes focus.
+  const submit = form.onSubmit(async ({ name, email, password }) => {
+    const { data, error } = await mutations.createUser({
       name: name.trim(),
       email: email.trim(),
       role,
       ...(password ? { password } : {}),
     });
-    setBusy(false);
-    if (error) {
-      setFailure(errorMessage(t, error));
-      requestAnimationFrame(() => alertRef.current?.focus());
-      return;
-    }
+    if (error) return error;
     onCreated(data.user);
-  }
+  });
 
   return (
     <Card title={t("admin.create.heading")} description={t("admin.create.description")}>
-      <Form onSubmit={(event) => void submit(event)} className={styles.form}>
-        {failure ? (
-          <Alert ref={alertRef} variant="error" focusable>
-            {failure}
+      <Form ref={form.ref} onSubmit={submit} className={styles.form}>
+        {form.error ? (
+          <Alert variant="error" focusable>
+            {form.error}
           </Alert>
         ) : null}
-        <TextField label={t("admin.create.name")} value={name} onChange={(e) => setName(e.target.value)} required autoComplete="off" />
-        <TextField
-          label={t("admin.create.email")}
-          type="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          required
-          autoComplete="off"
-        />
+        <TextField label={t("admin.create.name")} required autoComplete="off" {...form.field("name")} />
+        <TextField label={t("admin.create.email")} type="email" required autoComplete="off" {...form.field("email")} />
         <PasswordField
           label={t("admin.create.password")}
           hint={t("admin.create.passwordHint")}
           revealLabel={t("common.showPassword")}
           minLength={bounds.minLength}
           maxLength={bounds.maxLength}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
           autoComplete="new-password"
+          {...form.field("password")}
         />
-        <label className={styles.control}>
-          <span className={styles.label}>{t("admin.columnRole")}</span>
-          <select className={styles.select} value={role} onChange={(e) => setChosen(e.target.value)}>
-            {roleChoices(t, roles, role).map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Select label={t("admin.columnRole")} options={roleChoices(t, roles, role)} value={role} onChange={setChosen} />
         <div className={styles.actions}>
-          <Button type="submit" loading={busy} loadingText={t("admin.create.submitting")}>
+          <Button type="submit" loading={form.submitting} loadingText={t("admin.create.submitting")}>
             {t("admin.create.submit")}
           </Button>
-          <Button type="button" variant="ghost" onClick={onCancel} disabled={busy}>
+          <Button type="button" variant="ghost" onClick={onCancel} disabled={form.submitting}>
             {t("admin.create.cancel")}
           </Button>
         </div>
