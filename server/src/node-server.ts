@@ -31,7 +31,7 @@ export function serveGatehouse(
   const listener = getRequestListener((request: Request, env: HttpBindings | Http2Bindings) => {
     const path = request.url.slice(request.url.indexOf("/", 8));
     if (path.startsWith(basePath + "/") || path === basePath || !webApp) {
-      return gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress, incoming: env.incoming });
+      return gatehouse.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
     }
     return webApp.serve(request) ?? NOT_FOUND();
   });

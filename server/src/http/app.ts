@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { Runtime } from "../runtime.js";
 import { isUnavailableError } from "../storage/database.js";
 import { StorageUnavailableError } from "../storage/secondary/types.js";
@@ -7,7 +8,7 @@ import type { AnyEndpoint, RateLimitDeclaration } from "./endpoint.js";
 import { APIError } from "./errors.js";
 import { HTTP_FIXED_CODES, HTTP_MESSAGES } from "./messages.js";
 import { buildOpenApiDocument, renderReferencePage } from "./openapi.js";
-import { runEndpoint, type CallResult, type NodeBody } from "./pipeline.js";
+import { MAX_BODY_BYTES, runEndpoint, type CallResult } from "./pipeline.js";
 import { VERSION } from "../version.js";
 import { createRateLimiter, UNMATCHED_ROUTE } from "./rate-limit.js";
 import { createGetSessionFastPath, type NodeFastPath } from "./fast-path.js";
@@ -15,8 +16,6 @@ import { createGetSessionFastPath, type NodeFastPath } from "./fast-path.js";
 export interface ServerEnv {
   /** The client address of the socket, when served by node:http. */
   remoteAddress?: string | undefined;
-  /** The node:http request, when served by node:http: its body is read from it directly. */
-  incoming?: NodeBody | undefined;
   [key: string]: unknown;
 }
 
@@ -95,11 +94,28 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
     }
   };
 
+  /**
+   * Hono's body limit: a body declared or grown past MAX_BODY_BYTES is refused (413) before anything parses it; one
+   * sent without a length is read into memory up to the limit. It runs after the rate limit, as the body is read.
+   * The rest of a refused body is never read, so the answer closes the connection (the client must not send its
+   * next request on it).
+   */
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new APIError(413, HTTP_MESSAGES.REQUEST_BODY_IS_TOO_LARGE, { headers: { connection: "close" } });
+    },
+  });
+
   for (const endpoint of endpoints) {
     if (endpoint.serverOnly) continue;
-    const answer = async (request: Request, env: HonoEnv["Bindings"], params: Record<string, string>) => {
+    const answer = async (c: Context<HonoEnv>, params: Record<string, string>) => {
+      const env = c.env;
       await limit(env, endpoint.path, endpoint.rateLimit);
-      if (endpoint.loopbackOnly) localOnly(request, env);
+      if (endpoint.loopbackOnly) localOnly(c.req.raw, env);
+      // It may put a buffered copy of the request in c.req.raw.
+      if (endpoint.method !== "GET") await limitBody(c, async () => {});
+      const request = c.req.raw;
       const result = await runEndpoint(runtime, endpoint, {
         method: request.method,
         url: new URL(request.url),
@@ -107,7 +123,6 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
         params,
         ip: env.ip,
         request,
-        incoming: env.incoming,
         server: false,
       });
       if (endpoint.path === "/get-session") {
@@ -118,10 +133,10 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
     };
     app.on(endpoint.method, basePath + endpoint.path, async (c) => {
       const params = c.req.param() as Record<string, string>;
-      if (!endpoint.carriesToken) return answer(c.req.raw, c.env, params);
+      if (!endpoint.carriesToken) return answer(c, params);
       let response: Response;
       try {
-        response = await answer(c.req.raw, c.env, params);
+        response = await answer(c, params);
       } catch (error) {
         response = errorResponse(runtime, error, c.req.raw);
       }

@@ -38,13 +38,8 @@ export interface IncomingCall {
   headers: Headers;
   params: Record<string, string>;
   ip: string;
-  /** Reads the raw body (HTTP calls). */
+  /** Reads the raw body (HTTP calls; app.ts has limited its size). */
   request?: Request;
-  /**
-   * Served by node:http: the body is read from the node request itself, without building the web Request's
-   * stream (the request's headers are still those of `request`).
-   */
-  incoming?: NodeBody | undefined;
   /** An already-parsed body (in-process calls). */
   body?: unknown;
   server: boolean;
@@ -58,73 +53,13 @@ export interface CallResult {
   raw?: RawResponse;
 }
 
-/** The part of a node:http IncomingMessage that reading its body needs. */
-export interface NodeBody {
-  readonly readableEnded: boolean;
-  on(event: "data", listener: (chunk: Buffer) => void): unknown;
-  on(event: "end" | "close" | "error", listener: () => void): unknown;
-  off(event: "data", listener: (chunk: Buffer) => void): unknown;
-  off(event: "end" | "close" | "error", listener: () => void): unknown;
-  resume(): unknown;
-}
-
-/** The body of a node:http request, at most MAX_BODY_BYTES (413 beyond, the rest discarded). */
-function readNodeBody(incoming: NodeBody): Promise<string> {
-  if (incoming.readableEnded) return Promise.resolve("");
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("close", onGone);
-      incoming.off("error", onGone);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) {
-        chunks.push(chunk);
-        return;
-      }
-      stop();
-      incoming.resume(); // the rest is read and dropped
-      reject(new APIError(413, HTTP_MESSAGES.REQUEST_BODY_IS_TOO_LARGE));
-    };
-    const onEnd = () => {
-      stop();
-      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
-    };
-    // The client went away (or the connection broke) before the body was whole.
-    const onGone = () => {
-      stop();
-      reject(new APIError(400, HTTP_MESSAGES.REQUEST_BODY_INCOMPLETE));
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("close", onGone);
-    incoming.on("error", onGone);
-  });
-}
-
-async function readBody(request: Request, incoming?: NodeBody): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new APIError(413, HTTP_MESSAGES.REQUEST_BODY_IS_TOO_LARGE);
-  if (incoming) return readNodeBody(incoming);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new APIError(413, HTTP_MESSAGES.REQUEST_BODY_IS_TOO_LARGE);
-    }
-    chunks.push(value);
+/** The body as text. Its size was limited before (Hono's body limit, app.ts); a broken connection is a 400. */
+async function readBody(request: Request): Promise<string> {
+  try {
+    return await request.text();
+  } catch {
+    throw new APIError(400, HTTP_MESSAGES.REQUEST_BODY_INCOMPLETE);
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function formToObject(text: string): Record<string, unknown> {
@@ -136,8 +71,8 @@ function formToObject(text: string): Record<string, unknown> {
   return out;
 }
 
-async function parseBody(endpoint: AnyEndpoint, request: Request, incoming?: NodeBody): Promise<unknown> {
-  const text = await readBody(request, incoming);
+async function parseBody(endpoint: AnyEndpoint, request: Request): Promise<unknown> {
+  const text = await readBody(request);
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const allowed = endpoint.acceptsForm ? "application/json, application/x-www-form-urlencoded" : "application/json";
   const unsupported = () =>
@@ -263,7 +198,7 @@ export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call:
   const cacheMayAnswer = endpoint.method === "GET";
 
   checkOrigin(runtime, endpoint, call);
-  const rawBody = call.request && endpoint.method !== "GET" ? await parseBody(endpoint, call.request, call.incoming) : call.body;
+  const rawBody = call.request && endpoint.method !== "GET" ? await parseBody(endpoint, call.request) : call.body;
   const body = validate(endpoint.body, rawBody ?? (endpoint.body ? {} : undefined), "body");
   const query = validate(endpoint.query, queryToObject(call.url.searchParams), "query");
   checkCallbacks(runtime, endpoint, body, query);
