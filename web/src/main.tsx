@@ -38,7 +38,11 @@ void Promise.all([i18nReady, preloadPage(window.location.pathname)])
     startTransition(() => {
       root.render(
         <StrictMode>
-          <BrowserRouter>
+          {/*
+            Navigations are not transitions: the page shown always belongs to the address, so a guard never acts on
+            the page being left (a transition kept it, and its session guard, while the next page's chunk came in).
+          */}
+          <BrowserRouter useTransitions={false}>
             <AppRoutes />
           </BrowserRouter>
         </StrictMode>,

@@ -6,8 +6,8 @@ import { RequireSession } from "./components/require-session";
 
 /**
  * Each page is a chunk of its own (issue #13), fetched when the page is first visited. main.tsx fetches the first
- * page's chunks before the first render (preloadPage), so it appears whole; later pages are fetched on navigation,
- * which React Router runs as a transition: the page before stays on screen until the next one's chunk is in.
+ * page's chunks before the first render (preloadPage), so it appears whole. A page visited later shows the loading
+ * screen in its place (inside the layouts around it, which stay) until its chunk is in.
  */
 function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pick<RouteObject, "element" | "handle"> {
   let loaded: ComponentType | undefined;
@@ -15,7 +15,12 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pi
   const preload = () => (loading ??= load().then((module) => (loaded = pick(module))));
   const Lazy = lazy(async () => ({ default: await preload() }));
   function Page() {
-    return loaded ? createElement(loaded) : <Lazy />;
+    if (loaded) return createElement(loaded);
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <Lazy />
+      </Suspense>
+    );
   }
   return { element: <Page />, handle: { preload } };
 }
@@ -84,12 +89,7 @@ export function preloadPage(pathname: string): Promise<unknown> {
   return Promise.all(matches.map((match) => (match.route.handle as { preload?: () => Promise<unknown> } | undefined)?.preload?.()));
 }
 
-/**
- * The app's pages, below <BrowserRouter> (main.tsx). The fallback shows only when a page's chunk is still on its
- * way outside a navigation (the router's own navigations keep the page before meanwhile): the same screen as
- * while the session is read, which fills the viewport, so nothing shifts.
- */
+/** The app's pages, below <BrowserRouter> (main.tsx). */
 export function AppRoutes() {
-  const element = useRoutes(routes);
-  return <Suspense fallback={<LoadingScreen />}>{element}</Suspense>;
+  return useRoutes(routes);
 }
