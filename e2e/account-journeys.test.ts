@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { description, heading, isFocused, text } from "./helpers/pages.js";
+import { description, heading, headingIs, isFocused, openAccount, signIn, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -32,20 +32,6 @@ const { newPage, closeAll } = pageOpener(
 async function guest(): Promise<Page> {
   await other.context().clearCookies();
   return other;
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel(en.signIn.email).fill(email);
-  await page.getByLabel(en.signIn.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: en.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
-
-/** Opens the account page and waits for the session list. */
-async function openAccount(page: Page): Promise<void> {
-  await page.goto("/account");
-  await page.getByRole("list", { name: en.account.sessions.listLabel }).waitFor();
 }
 
 describe("web app journeys", () => {
@@ -192,7 +178,8 @@ describe("web app journeys", () => {
   it("updates the name on the account page", async () => {
     await ada.getByRole("link", { name: en.nav.account, exact: true }).click();
     await ada.waitForURL((url) => url.pathname === "/account");
-    expect(await text(heading(ada))).toBe(en.account.heading);
+    // The page's chunk may still be loading when the address changes: wait for its heading.
+    await headingIs(ada, en.account.heading);
     await ada.getByRole("list", { name: en.account.sessions.listLabel }).waitFor();
     await expect.poll(() => ada.getByText(en.account.sessions.onlyThisDevice).count(), { timeout: 10_000 }).toBe(1);
     await screenshotBothSizes(ada, "account");

@@ -1,12 +1,12 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
+import { startTestSmtp, type TestSmtp } from "../server/test/helpers/smtp.js";
 import { en } from "../web/src/i18n/en.js";
 import { pl } from "../web/src/i18n/pl.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { expectNoAxeViolations } from "./helpers/axe.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { description, headingIs, signUpByApi, text } from "./helpers/pages.js";
+import { chooseLanguage, description, headingIs, linkTo, person, signUp, signUpByApi, text, withLink } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -31,37 +31,6 @@ const { newPage, closeAll } = pageOpener(
   () => browser,
   () => service.url,
 );
-
-let counter = 0;
-function person(name: string) {
-  counter += 1;
-  return { name, email: `${name.toLowerCase().split(" ")[0]}-sec-${counter}@example.com`, password: PASSWORD };
-}
-
-function link(mail: ReceivedMail, route: string): string {
-  const found = mail.links.find((l) => new URL(l).pathname.startsWith(`/api/auth${route}`));
-  if (!found) throw new Error(`no ${route} link in "${mail.subject}": ${mail.links.join(", ")}`);
-  return found;
-}
-const withLink = (route: string) => (mail: ReceivedMail) => mail.links.some((l) => new URL(l).pathname.startsWith(`/api/auth${route}`));
-
-async function signUp(page: Page, user: { name: string; email: string; password: string }): Promise<void> {
-  await page.goto("/sign-up");
-  await page.getByLabel(en.signUp.name, { exact: true }).fill(user.name);
-  await page.getByLabel(en.signUp.email).fill(user.email);
-  await page.getByLabel(en.signUp.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: en.signUp.submit }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
-
-async function chooseLanguage(page: Page, from: { language: { label: string } }, code: string): Promise<void> {
-  await page.getByLabel(from.language.label).selectOption(code);
-  await page.locator(`html[lang="${code}"]`).waitFor();
-}
-
-async function title(page: Page): Promise<string> {
-  return page.title();
-}
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
@@ -88,31 +57,31 @@ describe("#14 pages that claim what did not happen", () => {
       await visitor.goto("/verify-email");
       await headingIs(visitor, en.verifyEmail.unknownHeading);
       await expect.poll(() => visitor.getByRole("heading", { name: en.verifyEmail.verifiedHeading }).count(), { timeout: 10_000 }).toBe(0);
-      expect(await title(visitor)).toBe(`${en.verifyEmail.unknownHeading} · Gatehouse`);
+      expect(await visitor.title()).toBe(`${en.verifyEmail.unknownHeading} · Gatehouse`);
       await expectNoAxeViolations(visitor, "verify-email without a marker");
       await screenshotBothSizes(visitor, "verify-email-no-marker");
 
       // The link, opened signed out: verified (and the password set before the proof removed), then reused.
-      const ada = person("Ada Verified");
+      const ada = person("Ada Verified", PASSWORD, "-sec");
       await signUpByApi(service.url, ada);
-      const mail = await smtp.waitFor(ada.email, withLink("/verify-email"));
-      await visitor.goto(link(mail, "/verify-email"));
+      const mail = await smtp.waitFor(ada.email, withLink("/api/auth/verify-email"));
+      await visitor.goto(linkTo(mail, "/api/auth/verify-email"));
       await visitor.waitForURL((url) => url.searchParams.get("verified") === "true");
       await headingIs(visitor, en.verifyEmail.verifiedHeading);
-      await visitor.goto(link(mail, "/verify-email"));
+      await visitor.goto(linkTo(mail, "/api/auth/verify-email"));
       await visitor.waitForURL((url) => url.searchParams.get("error") === "invalid_token");
       await headingIs(visitor, en.verifyEmail.invalidHeading);
-      expect(await title(visitor)).toBe(`${en.verifyEmail.invalidHeading} · Gatehouse`);
+      expect(await visitor.title()).toBe(`${en.verifyEmail.invalidHeading} · Gatehouse`);
       await screenshotBothSizes(visitor, "verify-email-reused-signed-out");
 
       // A member whose address is verified opens their used link again: it did nothing, and the page says so.
-      const grace = person("Grace Member");
+      const grace = person("Grace Member", PASSWORD, "-sec");
       const member = await newPage();
       await signUp(member, grace);
-      const own = await smtp.waitFor(grace.email, withLink("/verify-email"));
-      await member.goto(link(own, "/verify-email"));
+      const own = await smtp.waitFor(grace.email, withLink("/api/auth/verify-email"));
+      await member.goto(linkTo(own, "/api/auth/verify-email"));
       await headingIs(member, en.verifyEmail.verifiedHeading);
-      await member.goto(link(own, "/verify-email"));
+      await member.goto(linkTo(own, "/api/auth/verify-email"));
       await headingIs(member, en.verifyEmail.spentHeading);
       expect(await text(member.getByText(en.verifyEmail.spentLead.replace("{{email}}", grace.email)))).toBeTruthy();
       await expectNoAxeViolations(member, "verify-email, reused link, signed in");
@@ -134,7 +103,7 @@ describe("#14 pages that claim what did not happen", () => {
       const visitor = await newPage();
       await visitor.goto("/account-deleted");
       await headingIs(visitor, en.accountDeleted.unknownHeading);
-      expect(await title(visitor)).toBe(`${en.accountDeleted.unknownHeading} · Gatehouse`);
+      expect(await visitor.title()).toBe(`${en.accountDeleted.unknownHeading} · Gatehouse`);
       await expect.poll(() => visitor.getByRole("heading", { name: en.accountDeleted.heading }).count(), { timeout: 10_000 }).toBe(0);
       await expectNoAxeViolations(visitor, "account-deleted without a marker");
       await screenshotBothSizes(visitor, "account-deleted-no-marker");
@@ -142,10 +111,10 @@ describe("#14 pages that claim what did not happen", () => {
       // Opened in another browser (signed out): nothing deleted, and the tab does not say "Account deleted".
       await visitor.goto("/account-deleted?error=unauthorized");
       await headingIs(visitor, en.accountDeleted.unauthorizedHeading);
-      expect(await title(visitor)).toBe(`${en.accountDeleted.unauthorizedHeading} · Gatehouse`);
+      expect(await visitor.title()).toBe(`${en.accountDeleted.unauthorizedHeading} · Gatehouse`);
 
       // A signed-in member handed a forged "deleted" link is told their account is still there.
-      const lin = person("Lin Still");
+      const lin = person("Lin Still", PASSWORD, "-sec");
       const member = await newPage();
       await signUp(member, lin);
       await member.goto("/account-deleted?deleted=true");
@@ -161,7 +130,7 @@ describe("#14 pages that claim what did not happen", () => {
       await card.getByRole("button", { name: en.account.delete.submitPassword }).click();
       await member.waitForURL((url) => url.pathname === "/account-deleted");
       await headingIs(member, en.accountDeleted.heading);
-      expect(await title(member)).toBe(`${en.accountDeleted.heading} · Gatehouse`);
+      expect(await member.title()).toBe(`${en.accountDeleted.heading} · Gatehouse`);
 
       await chooseLanguage(visitor, en, "pl");
       await visitor.goto("/account-deleted");
@@ -188,7 +157,7 @@ describe("#14 account and password security", () => {
       expect(await reveal.getAttribute("aria-pressed")).toBe("false");
       expect(await password.getAttribute("type")).toBe("password");
 
-      const short = person("Short Password");
+      const short = person("Short Password", PASSWORD, "-sec");
       await page.getByLabel(en.signUp.name, { exact: true }).fill(short.name);
       await page.getByLabel(en.signUp.email).fill(short.email);
       await password.fill("123456789");
@@ -237,7 +206,7 @@ describe("#14 account and password security", () => {
     "#14: change-password checks the minimum before sending, and the changed password is mailed about",
     async () => {
       const page = await newPage();
-      const member = person("Maria Change");
+      const member = person("Maria Change", PASSWORD, "-sec");
       await signUp(page, member);
       await page.goto("/account");
       const card = page.getByRole("region", { name: en.account.password.heading, exact: true });
@@ -267,7 +236,7 @@ describe("#14 account and password security", () => {
     "#14: a profile picture is checked as the page loads it: http:// refused, one that cannot be loaded said so",
     async () => {
       const page = await newPage();
-      await signUp(page, person("Pia Picture"));
+      await signUp(page, person("Pia Picture", PASSWORD, "-sec"));
       await page.goto("/account");
       const card = page.getByRole("region", { name: en.account.profile.heading, exact: true });
       const image = card.getByLabel(en.account.profile.image);

@@ -5,9 +5,8 @@ import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { LANGUAGE_STORAGE_KEY } from "../web/src/i18n/languages.js";
 import { signUpWithSession } from "./helpers/api.js";
-import { expectNoAxeViolations } from "./helpers/axe.js";
 import { ARTIFACTS, launchBrowser, pageOpener, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
-import { heading, headingIs, signUpByApi, text } from "./helpers/pages.js";
+import { fill, heading, headingIs, look, signIn, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -36,23 +35,6 @@ const { newPage, closeAll } = pageOpener(
   () => browser,
   () => service.url,
 );
-
-async function fillSignIn(page: Page, user: { email: string; password: string }): Promise<void> {
-  await page.context().clearCookies();
-  await page.goto("/sign-in");
-  await page.getByLabel(en.signIn.email).fill(user.email);
-  await page.getByLabel(en.signIn.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: en.signIn.submit }).click();
-}
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
-
-/** Screenshots at both sizes, then axe-core on what the page shows. */
-async function look(page: Page, name: string): Promise<void> {
-  await screenshotBothSizes(page, name);
-  await expectNoAxeViolations(page, name);
-}
 
 /** Where an element is drawn, relative to the window. */
 const rect = (locator: Locator) =>
@@ -149,7 +131,7 @@ describe("administrator journeys", () => {
   });
 
   it("shows the administration link to administrators only, and a 404 to everyone else", async () => {
-    await fillSignIn(grace, GRACE);
+    await signIn(grace, GRACE.email, GRACE.password, { clearCookies: true, wait: false });
     await grace.waitForURL((url) => url.pathname === "/");
     await expect.poll(() => grace.getByRole("link", { name: en.nav.admin }).count(), { timeout: 10_000 }).toBe(0);
     await grace.goto("/admin");
@@ -159,7 +141,7 @@ describe("administrator journeys", () => {
     await expect.poll(() => grace.getByRole("banner").count(), { timeout: 10_000 }).toBe(1);
     await screenshotBothSizes(grace, "admin-not-found");
 
-    await fillSignIn(admin, ROOT);
+    await signIn(admin, ROOT.email, ROOT.password, { clearCookies: true, wait: false });
     await admin.waitForURL((url) => url.pathname === "/");
     await admin.getByRole("link", { name: en.nav.admin }).click();
     await admin.waitForURL((url) => url.pathname === "/admin");
@@ -237,7 +219,7 @@ describe("administrator journeys", () => {
     await expect.poll(() => admin.getByRole("button", { name: a.user.impersonate }).count(), { timeout: 10_000 }).toBe(0);
     await admin.getByText(a.user.cannotImpersonateBanned).waitFor();
 
-    await fillSignIn(grace, GRACE);
+    await signIn(grace, GRACE.email, GRACE.password, { clearCookies: true, wait: false });
     // The service's default ban message, said in the app's own words (translated in every language).
     await grace.getByText(en.serverErrors.BANNED_USER).waitFor();
     expect(new URL(grace.url()).pathname).toBe("/sign-in");
@@ -245,7 +227,7 @@ describe("administrator journeys", () => {
 
     await admin.getByRole("button", { name: en.admin.user.unban }).click();
     await admin.getByText(fill(en.admin.user.didUnban, { name: GRACE.name })).waitFor();
-    await fillSignIn(grace, GRACE);
+    await signIn(grace, GRACE.email, GRACE.password, { clearCookies: true, wait: false });
     await grace.waitForURL((url) => url.pathname === "/");
   });
 
@@ -346,7 +328,7 @@ describe("administrator journeys", () => {
     await look(admin, "admin-user-profile-saved");
 
     // She signs in with the new address.
-    await fillSignIn(grace, { email: "grace.hopper@example.com", password: GRACE.password });
+    await signIn(grace, "grace.hopper@example.com", GRACE.password, { clearCookies: true, wait: false });
     await grace.waitForURL((url) => url.pathname === "/");
   });
 

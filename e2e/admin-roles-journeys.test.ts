@@ -1,9 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
-import { expectNoAxeViolations } from "./helpers/axe.js";
-import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { headingIs, signUpByApi } from "./helpers/pages.js";
+import { launchBrowser, pageOpener } from "./helpers/browser.js";
+import { headingIs, look, signIn, signUpByApi } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -28,27 +27,14 @@ const { newPage, closeAll } = pageOpener(
   () => service.url,
 );
 
-/** Signs in and waits for the home page and for the service's answer on whether the console is open to them. */
-async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
-  const asked = page.waitForResponse((response) => response.url().includes("/api/auth/admin/has-permission"));
-  await page.goto("/sign-in");
-  await page.getByLabel(en.signIn.email).fill(user.email);
-  await page.getByLabel(en.signIn.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: en.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-  expect((await asked).ok()).toBe(true);
-}
+/** The service's answer on whether the console is open to the page's user, which the header waits for. */
+const administratorAnswer = (page: Page) => page.waitForResponse((response) => response.url().includes("/api/auth/admin/has-permission"));
 
 /** A select by its label. */
 const select = (page: Page, label: string) => page.getByRole("combobox", { name: label, exact: true });
 
 /** The labels of a select's options, in order. */
 const optionLabels = (page: Page, label: string) => select(page, label).locator("option").allTextContents();
-
-async function look(page: Page, name: string): Promise<void> {
-  await screenshotBothSizes(page, name);
-  await expectNoAxeViolations(page, name);
-}
 
 describe("administrators by the service's roles (adminRoles: superuser)", () => {
   beforeAll(async () => {
@@ -73,14 +59,18 @@ describe("administrators by the service's roles (adminRoles: superuser)", () => 
   });
 
   it("a user whose role is named admin, but is no administrator here, sees no console link and gets a 404", async () => {
-    await signIn(adam, ADAM);
+    const adamAsked = administratorAnswer(adam);
+    await signIn(adam, ADAM.email, ADAM.password);
+    expect((await adamAsked).ok()).toBe(true);
     expect(await adam.getByRole("link", { name: en.nav.admin }).count()).toBe(0);
     await adam.goto("/admin");
     await headingIs(adam, en.notFound.heading);
   });
 
   it("a superuser gets the console; the list says who is an administrator and filters by it", async () => {
-    await signIn(sam, SAM);
+    const samAsked = administratorAnswer(sam);
+    await signIn(sam, SAM.email, SAM.password);
+    expect((await samAsked).ok()).toBe(true);
     await sam.getByRole("link", { name: en.nav.admin }).click();
     await sam.waitForURL((url) => url.pathname === "/admin");
     await headingIs(sam, a.title);

@@ -1,11 +1,11 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
 import { signUpWithSession } from "./helpers/api.js";
 import { expectNoAxeViolations, expectPageAccessible } from "./helpers/axe.js";
 import { launchBrowser, pageOpener } from "./helpers/browser.js";
 import { outboxLink } from "./helpers/outbox.js";
-import { signUpByApi } from "./helpers/pages.js";
+import { fill, signIn, signUpByApi } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -28,16 +28,6 @@ const { newPage, closeAll } = pageOpener(
   () => browser,
   () => service.url,
 );
-
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
-
-async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel(en.signIn.email).fill(user.email);
-  await page.getByLabel(en.signIn.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: en.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname !== "/sign-in");
-}
 
 describe("every page passes axe-core", () => {
   let invitationPath = "";
@@ -105,7 +95,7 @@ describe("every page passes axe-core", () => {
 
   it("signed in: home with an invitation, the invitation, account, verify-email, new organization, organization, 404", async () => {
     const ivan = await newPage();
-    await signIn(ivan, IVAN);
+    await signIn(ivan, IVAN.email, IVAN.password);
     await expectPageAccessible(ivan, "/", fill(en.home.heading, { name: IVAN.name }), "home");
     await ivan.getByRole("button", { name: en.organization.invitation.accept }).first().waitFor();
     await expectNoAxeViolations(ivan, "home with an invitation");
@@ -134,7 +124,7 @@ describe("every page passes axe-core", () => {
 
     // Mia never proved her address: the signed-in pages say so.
     const mia = await newPage();
-    await signIn(mia, MIA);
+    await signIn(mia, MIA.email, MIA.password);
     await expectPageAccessible(mia, "/verify-email", en.verifyEmail.pendingHeading, "verify-email, signed in, pending");
     // Her organization was made from another device: this browser's session makes it the active one.
     await mia.evaluate(async (id) => {
@@ -152,7 +142,7 @@ describe("every page passes axe-core", () => {
 
   it("as an administrator: users, a user, organizations, an organization", async () => {
     const root = await newPage();
-    await signIn(root, ROOT);
+    await signIn(root, ROOT.email, ROOT.password);
     await expectPageAccessible(root, "/admin", en.admin.title, "admin users");
     await root.getByRole("table", { name: en.admin.listLabel }).getByRole("cell", { name: MIA.email }).waitFor();
     await expectNoAxeViolations(root, "admin users, listed");

@@ -1,12 +1,11 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
+import { startTestSmtp, type TestSmtp } from "../server/test/helpers/smtp.js";
 import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { signUpWithSession, type ApiSession } from "./helpers/api.js";
-import { expectNoAxeViolations } from "./helpers/axe.js";
-import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { headingIs } from "./helpers/pages.js";
+import { launchBrowser, pageOpener } from "./helpers/browser.js";
+import { fill, headingIs, linkTo, look, signIn } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -39,27 +38,6 @@ afterAll(async () => {
   await service?.close();
   await smtp?.close();
 });
-
-function linkTo(mail: ReceivedMail, path: string): string {
-  const found = mail.links.find((l) => new URL(l).pathname.startsWith(path));
-  if (!found) throw new Error(`no ${path} link in "${mail.subject}": ${mail.links.join(", ")}`);
-  return found;
-}
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
-
-async function look(page: Page, name: string): Promise<void> {
-  await screenshotBothSizes(page, name);
-  await expectNoAxeViolations(page, name);
-}
-
-async function signIn(page: Page, email: string, messages: { signIn: { email: string; password: string; submit: string } } = en) {
-  await page.getByLabel(messages.signIn.email).fill(email);
-  await page.getByLabel(messages.signIn.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: messages.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname !== "/sign-in");
-}
 
 /** A verified user with a session of their own (the verification link opened with it, as their browser would). */
 async function verifiedUser(name: string, email: string): Promise<ApiSession> {
@@ -148,7 +126,7 @@ describe("invitation journeys", () => {
 
       const page = await newPage();
       await page.goto("/sign-in");
-      await signIn(page, email);
+      await signIn(page, email, PASSWORD, { open: false });
       const card = page.getByRole("region", { name: o.invitation.pendingHeading });
       await card.locator('li[data-invitation="Umbrella"]').waitFor();
       await card.locator('li[data-invitation="Hooli"]').waitFor();
@@ -201,7 +179,7 @@ describe("invitation journeys", () => {
       const page = await newPage();
       await page.addInitScript(() => window.localStorage.setItem("gatehouse.language", "ru"));
       await page.goto("/sign-in");
-      await signIn(page, email, ru);
+      await signIn(page, email, PASSWORD, { open: false, messages: ru });
       await page.getByRole("region", { name: r.invitation.pendingHeading }).locator('li[data-invitation="Roga"]').waitFor();
       await look(page, "home-invitations-ru");
       const trigger = page.getByRole("button", { name: `${r.switcher.label}:` });

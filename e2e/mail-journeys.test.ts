@@ -1,11 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
+import { startTestSmtp, type TestSmtp } from "../server/test/helpers/smtp.js";
 import { de } from "../web/src/i18n/de.js";
-import { en, type Messages } from "../web/src/i18n/en.js";
+import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { description, heading, headingIs, isFocused, signUpByApi, text } from "./helpers/pages.js";
+import { description, heading, headingIs, isFocused, linkTo, openAccount, person, signIn, signUp, signUpByApi, text, withLink } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -30,43 +30,6 @@ const { newPage, closeAll } = pageOpener(
   () => service.url,
 );
 
-let counter = 0;
-function person(name: string) {
-  counter += 1;
-  return { name, email: `${name.toLowerCase().split(" ")[0]}-${counter}@example.com`, password: PASSWORD };
-}
-
-/** The first link in a mail whose path starts with the given API route. */
-function link(mail: ReceivedMail, route: string): string {
-  const found = mail.links.find((l) => new URL(l).pathname.startsWith(`/api/auth${route}`));
-  if (!found) throw new Error(`no ${route} link in "${mail.subject}": ${mail.links.join(", ")}`);
-  return found;
-}
-
-const withLink = (route: string) => (mail: ReceivedMail) => mail.links.some((l) => new URL(l).pathname.startsWith(`/api/auth${route}`));
-
-async function signUp(page: Page, user: { name: string; email: string; password: string }, messages: Messages = en): Promise<void> {
-  await page.goto("/sign-up");
-  await page.getByLabel(messages.signUp.name, { exact: true }).fill(user.name);
-  await page.getByLabel(messages.signUp.email).fill(user.email);
-  await page.getByLabel(messages.signUp.password, { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: messages.signUp.submit }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-}
-
-/** Signs in and waits to leave the sign-in page (for the home page, or the page that sent the visitor there). */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel(en.signIn.email).fill(email);
-  await page.getByLabel(en.signIn.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: en.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname !== "/sign-in");
-}
-
-async function openAccount(page: Page): Promise<void> {
-  await page.goto("/account");
-  await page.getByRole("list", { name: en.account.sessions.listLabel }).waitFor();
-}
 
 const banner = (page: Page) => page.getByRole("region", { name: en.verifyBanner.title });
 
@@ -87,7 +50,7 @@ afterAll(async () => {
 });
 
 describe("mailed journeys", () => {
-  const grace = person("Grace Hopper");
+  const grace = person("Grace Hopper", PASSWORD);
 
   it(
     "signs up, asks for a new link from the banner, and verifies the address from the mail",
@@ -96,15 +59,15 @@ describe("mailed journeys", () => {
       await signUp(page, grace);
       await banner(page).waitFor();
       expect(await text(banner(page))).toContain(grace.email);
-      await smtp.waitFor(grace.email, withLink("/verify-email"));
+      await smtp.waitFor(grace.email, withLink("/api/auth/verify-email"));
 
       await banner(page).getByRole("button", { name: en.verifyBanner.resend }).click();
       await banner(page).getByRole("status").filter({ hasText: en.verifyBanner.resent.replace("{{email}}", grace.email) }).waitFor();
       await screenshotBothSizes(page, "home-unverified");
-      const mail = await smtp.waitFor(grace.email, withLink("/verify-email"));
+      const mail = await smtp.waitFor(grace.email, withLink("/api/auth/verify-email"));
       expect(mail.subject).toBe("Verify your email address");
 
-      await page.goto(link(mail, "/verify-email"));
+      await page.goto(linkTo(mail, "/api/auth/verify-email"));
       await page.waitForURL((url) => url.pathname === "/verify-email" && url.search === "?verified=true");
       await headingIs(page, en.verifyEmail.verifiedHeading);
       await screenshotBothSizes(page, "verify-email");
@@ -120,9 +83,9 @@ describe("mailed journeys", () => {
   it(
     "offers a new link from an expired or invalid one, asking a signed-out visitor for the address",
     async () => {
-      const pending = person("Pending Person");
+      const pending = person("Pending Person", PASSWORD);
       await signUpByApi(service.url, pending);
-      await smtp.waitFor(pending.email, withLink("/verify-email"));
+      await smtp.waitFor(pending.email, withLink("/api/auth/verify-email"));
 
       const page = await newPage();
       await page.goto("/verify-email?error=token_expired");
@@ -131,7 +94,7 @@ describe("mailed journeys", () => {
       await page.getByLabel(en.verifyEmail.email).fill(pending.email);
       await page.getByRole("button", { name: en.verifyEmail.resend }).click();
       await page.getByRole("status").filter({ hasText: en.verifyEmail.resent.replace("{{email}}", pending.email) }).waitFor();
-      const mail = await smtp.waitFor(pending.email, withLink("/verify-email"));
+      const mail = await smtp.waitFor(pending.email, withLink("/api/auth/verify-email"));
 
       await page.goto("/verify-email?error=invalid_token");
       await headingIs(page, en.verifyEmail.invalidHeading);
@@ -139,7 +102,7 @@ describe("mailed journeys", () => {
 
       // The new link works. Opened in a browser that did not sign up (it could be the real owner's, proving an
       // address someone else registered), it also removed the password set before: the page says how to choose one.
-      await page.goto(link(mail, "/verify-email"));
+      await page.goto(linkTo(mail, "/api/auth/verify-email"));
       await headingIs(page, en.verifyEmail.verifiedHeading);
       await page.getByRole("status").filter({ hasText: en.verifyEmail.passwordRemovedTitle }).waitFor();
       expect(await page.getByRole("link", { name: en.verifyEmail.choosePassword }).getAttribute("href")).toBe("/forgot-password");
@@ -151,7 +114,7 @@ describe("mailed journeys", () => {
   it(
     "resets a forgotten password from the mailed link and signs in with the new one",
     async () => {
-      const heidi = person("Heidi Lamarr");
+      const heidi = person("Heidi Lamarr", PASSWORD);
       await signUpByApi(service.url, heidi);
       const page = await newPage();
 
@@ -166,7 +129,7 @@ describe("mailed journeys", () => {
       expect(await text(page.getByText(en.forgotPassword.sent.replace("{{email}}", heidi.email)))).toBeTruthy();
       await screenshotBothSizes(page, "forgot-password-sent");
 
-      const resetLink = link(await smtp.waitFor(heidi.email, withLink("/reset-password/")), "/reset-password/");
+      const resetLink = linkTo(await smtp.waitFor(heidi.email, withLink("/api/auth/reset-password/")), "/api/auth/reset-password/");
       await page.goto(resetLink);
       await page.waitForURL((url) => url.pathname === "/reset-password" && url.searchParams.has("token"));
       await headingIs(page, en.resetPassword.heading);
@@ -205,7 +168,7 @@ describe("mailed journeys", () => {
   it(
     "changes the password on the account page, refusing a wrong current one",
     async () => {
-      const ivan = person("Ivan Sutherland");
+      const ivan = person("Ivan Sutherland", PASSWORD);
       await signUpByApi(service.url, ivan);
       const page = await newPage();
       await signIn(page, ivan.email, ivan.password);
@@ -241,14 +204,14 @@ describe("mailed journeys", () => {
   it(
     "changes an unverified address at once and mails the new one a verification link",
     async () => {
-      const judy = person("Judy Clapp");
+      const judy = person("Judy Clapp", PASSWORD);
       const page = await newPage();
       await signUp(page, judy);
       await openAccount(page);
       const card = page.getByRole("region", { name: en.account.email.heading, exact: true });
       expect(await text(card)).toContain(en.account.email.howUnverified);
 
-      const newEmail = `judy-new-${counter}@example.com`;
+      const newEmail = judy.email.replace("judy-", "judy-new-");
       await card.getByLabel(en.account.email.newEmail).fill(newEmail);
       await card.getByRole("button", { name: en.account.email.submit }).click();
       await card.getByText(en.account.email.changed.replace("{{email}}", newEmail)).waitFor();
@@ -256,7 +219,7 @@ describe("mailed journeys", () => {
       await banner(page).getByText(newEmail).waitFor();
       expect(await text(card)).toContain(newEmail);
       await screenshotBothSizes(page, "account-email-changed");
-      await smtp.waitFor(newEmail, withLink("/verify-email"));
+      await smtp.waitFor(newEmail, withLink("/api/auth/verify-email"));
     },
     JOURNEY_TIMEOUT,
   );
@@ -270,7 +233,7 @@ describe("mailed journeys", () => {
       const card = page.getByRole("region", { name: en.account.email.heading, exact: true });
       expect(await text(card)).toContain(en.account.email.howVerified.replace("{{email}}", grace.email));
 
-      const newEmail = `grace-new-${counter}@example.com`;
+      const newEmail = grace.email.replace("grace-", "grace-new-");
       await card.getByLabel(en.account.email.newEmail).fill(newEmail);
       await card.getByRole("button", { name: en.account.email.submit }).click();
       await card
@@ -279,16 +242,16 @@ describe("mailed journeys", () => {
       await screenshotBothSizes(page, "account-email-confirm-sent");
 
       // Nothing changed yet; the confirmation goes to the current address.
-      const confirmation = await smtp.waitFor(grace.email, withLink("/verify-email"));
-      await page.goto(link(confirmation, "/verify-email"));
+      const confirmation = await smtp.waitFor(grace.email, withLink("/api/auth/verify-email"));
+      await page.goto(linkTo(confirmation, "/api/auth/verify-email"));
       await page.waitForURL((url) => url.pathname === "/account" && url.searchParams.get("emailChanged") === "1");
       await page.getByRole("status").filter({ hasText: en.account.emailChanged.pendingTitle }).waitFor();
       expect(await text(card)).toContain(newEmail);
       await banner(page).waitFor();
       await screenshotBothSizes(page, "account-email-confirmed");
 
-      const verification = await smtp.waitFor(newEmail, withLink("/verify-email"));
-      await page.goto(link(verification, "/verify-email"));
+      const verification = await smtp.waitFor(newEmail, withLink("/api/auth/verify-email"));
+      await page.goto(linkTo(verification, "/api/auth/verify-email"));
       await page.waitForURL((url) => url.pathname === "/account" && url.searchParams.get("emailChanged") === "1");
       await page.getByRole("status").filter({ hasText: en.account.emailChanged.verifiedTitle }).waitFor();
       await expect.poll(() => banner(page).count(), { timeout: 10_000 }).toBe(0);
@@ -300,7 +263,7 @@ describe("mailed journeys", () => {
   it(
     "deletes the account from the link mailed to confirm it, and the account is gone",
     async () => {
-      const karl = person("Karl Zuse");
+      const karl = person("Karl Zuse", PASSWORD);
       const page = await newPage();
       await signUp(page, karl);
       await openAccount(page);
@@ -321,8 +284,8 @@ describe("mailed journeys", () => {
       await card.getByText(en.account.delete.emailSent.replace("{{email}}", karl.email)).waitFor();
       await screenshotBothSizes(page, "account-delete-sent");
 
-      const mail = await smtp.waitFor(karl.email, withLink("/delete-user/callback"));
-      await page.goto(link(mail, "/delete-user/callback"));
+      const mail = await smtp.waitFor(karl.email, withLink("/api/auth/delete-user/callback"));
+      await page.goto(linkTo(mail, "/api/auth/delete-user/callback"));
       await page.waitForURL((url) => url.pathname === "/account-deleted" && url.search === "?deleted=true");
       await headingIs(page, en.accountDeleted.heading);
       await screenshotBothSizes(page, "account-deleted");
@@ -334,7 +297,7 @@ describe("mailed journeys", () => {
       expect(await text(page.getByRole("alert"))).toBe(en.serverErrors.INVALID_EMAIL_OR_PASSWORD);
 
       // The same link again: nothing to delete, and the page says so.
-      await page.goto(link(mail, "/delete-user/callback"));
+      await page.goto(linkTo(mail, "/api/auth/delete-user/callback"));
       await page.waitForURL((url) => url.pathname === "/account-deleted" && url.searchParams.has("error"));
       await headingIs(page, en.accountDeleted.unauthorizedHeading);
       await screenshotBothSizes(page, "account-deleted-unauthorized");
@@ -348,7 +311,7 @@ describe("mailed journeys", () => {
   it(
     "deletes the account at once with the password",
     async () => {
-      const lin = person("Lin Ada");
+      const lin = person("Lin Ada", PASSWORD);
       const page = await newPage();
       await signUp(page, lin);
       await openAccount(page);
@@ -380,7 +343,7 @@ describe("mailed journeys", () => {
       expect(await page.locator("html").getAttribute("lang")).toBe("de");
       await screenshotBothSizes(page, "sign-in-de");
 
-      const max = person("Max Mustermann");
+      const max = person("Max Mustermann", PASSWORD);
       await signUp(page, max, de);
       await headingIs(page, de.home.heading.replace("{{name}}", max.name));
       await screenshotBothSizes(page, "home-de");
@@ -397,9 +360,9 @@ describe("mailed journeys", () => {
       expect(await page.locator("html").getAttribute("lang")).toBe("ru");
       await screenshotBothSizes(page, "account-ru");
 
-      await smtp.waitFor(max.email, withLink("/verify-email"));
+      await smtp.waitFor(max.email, withLink("/api/auth/verify-email"));
       await page.getByRole("region", { name: ru.verifyBanner.title }).getByRole("button", { name: ru.verifyBanner.resend }).click();
-      const mail = await smtp.waitFor(max.email, withLink("/verify-email"));
+      const mail = await smtp.waitFor(max.email, withLink("/api/auth/verify-email"));
       expect(mail.subject).not.toBe("Verify your email address");
       expect(mail.subject).toMatch(/[а-яё]/i);
     },
@@ -417,7 +380,7 @@ describe("development without a mail server", () => {
   it(
     "explains a refused unverified sign-in, and the outbox page shows the mailed link that fixes it",
     async () => {
-      const nia = person("Nia Dev");
+      const nia = person("Nia Dev", PASSWORD);
       const page = await newPage({ baseURL: devService.url });
       await page.goto("/sign-up");
       await page.getByLabel(en.signUp.name, { exact: true }).fill(nia.name);

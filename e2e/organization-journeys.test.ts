@@ -1,12 +1,11 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
+import { startTestSmtp, type TestSmtp } from "../server/test/helpers/smtp.js";
 import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { signUpWithSession } from "./helpers/api.js";
-import { expectNoAxeViolations } from "./helpers/axe.js";
-import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { headingIs, isFocused, signUpByApi } from "./helpers/pages.js";
+import { launchBrowser, pageOpener } from "./helpers/browser.js";
+import { fill, headingIs, isFocused, linkTo, look, openOrganization, signIn, signUpByApi } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -30,41 +29,6 @@ const { newPage, closeAll } = pageOpener(
   () => service.url,
 );
 
-function linkTo(mail: ReceivedMail, path: string): string {
-  const found = mail.links.find((l) => new URL(l).pathname.startsWith(path));
-  if (!found) throw new Error(`no ${path} link in "${mail.subject}": ${mail.links.join(", ")}`);
-  return found;
-}
-
-async function signIn(page: Page, email: string, messages: { signIn: { email: string; password: string; submit: string } } = en): Promise<void> {
-  await page.getByLabel(messages.signIn.email).fill(email);
-  await page.getByLabel(messages.signIn.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: messages.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname !== "/sign-in");
-}
-
-/**
- * Makes an organization the active one for the page's session, as another tab would (a new session starts
- * without one), and opens its page.
- */
-async function openOrganization(page: Page, organization: { id: string; name: string }): Promise<void> {
-  const response = await page.request.post("/api/auth/organization/set-active", {
-    data: { organizationId: organization.id },
-    headers: { origin: service.url },
-  });
-  expect(response.status()).toBe(200);
-  await page.goto("/organization");
-  await headingIs(page, organization.name);
-}
-
-/** Screenshots at both sizes, then axe-core on what the page shows. */
-async function look(page: Page, name: string): Promise<void> {
-  await screenshotBothSizes(page, name);
-  await expectNoAxeViolations(page, name);
-}
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
 const memberRow = (page: Page, email: string) => page.locator(`li[data-member="${email}"]`);
 const teamRow = (page: Page, team: string) => page.locator(`li[data-team="${team}"]`);
 const switcher = (page: Page, messages: { organization: { switcher: { label: string } } } = en) =>
@@ -108,7 +72,7 @@ describe("organization journeys", () => {
       // The owner creates the organization from the header's switcher; the slug follows the name and is checked.
       const ownerPage = await newPage();
       await ownerPage.goto("/sign-in");
-      await signIn(ownerPage, owner.email);
+      await signIn(ownerPage, owner.email, PASSWORD, { open: false });
       await switcher(ownerPage).click();
       await ownerPage.getByRole("link", { name: `+ ${o.switcher.create}` }).click();
       await ownerPage.waitForURL((url) => url.pathname === "/organizations/new");
@@ -140,7 +104,7 @@ describe("organization journeys", () => {
       await headingIs(inviteePage, o.invitation.heading);
       await look(inviteePage, "invitation-signed-out");
       await inviteePage.getByRole("link", { name: en.common.signIn }).click();
-      await signIn(inviteePage, invitee.email);
+      await signIn(inviteePage, invitee.email, PASSWORD, { open: false });
       await inviteePage.waitForURL((url) => url.pathname.startsWith("/invitation/"));
       await headingIs(inviteePage, "Acme Labs");
       await look(inviteePage, "invitation");
@@ -236,7 +200,7 @@ describe("organization journeys", () => {
       // The member picks the organization in the header: choosing is a button press.
       const page = await newPage();
       await page.goto("/sign-in");
-      await signIn(page, member.email);
+      await signIn(page, member.email, PASSWORD, { open: false });
       await openOrganization(page, organization);
 
       // Their team with its members; not the team they are not in (its members are not theirs to see).
@@ -268,7 +232,7 @@ describe("organization journeys", () => {
       const { organization } = await organizationWithMember("initrode", owner, member);
       const page = await newPage();
       await page.goto("/sign-in");
-      await signIn(page, owner.email);
+      await signIn(page, owner.email, PASSWORD, { open: false });
       await openOrganization(page, organization);
 
       // The only owner tries to leave: asked first, then refused, in the members card.
@@ -349,7 +313,7 @@ describe("organization journeys", () => {
       await signUpByApi(service.url, owner);
       const page = await newPage();
       await page.goto("/sign-in");
-      await signIn(page, owner.email);
+      await signIn(page, owner.email, PASSWORD, { open: false });
       await page.goto("/organizations/new");
       await page.getByLabel(o.create.name).fill("Hooli");
       await page.getByText(o.create.slugAvailable).waitFor();
@@ -378,7 +342,7 @@ describe("organization journeys", () => {
       const page = await newPage();
       await page.addInitScript(() => window.localStorage.setItem("gatehouse.language", "ru"));
       await page.goto("/sign-in");
-      await signIn(page, owner.email, ru);
+      await signIn(page, owner.email, PASSWORD, { open: false, messages: ru });
       await openOrganization(page, organization);
       const leave = memberRow(page, owner.email).getByRole("button", { name: r.members.leave });
       const signOut = page.getByRole("button", { name: ru.nav.signOut, exact: true });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../server/test/helpers/smtp.js";
+import { startTestSmtp, type TestSmtp } from "../server/test/helpers/smtp.js";
 import {
   startTestIdentityProvider,
   type IdentityAccount,
@@ -8,7 +8,7 @@ import {
 } from "../server/test/helpers/test-identity-provider.js";
 import { en } from "../web/src/i18n/en.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { headingIs, signUpByApi, text } from "./helpers/pages.js";
+import { fill, headingIs, linkTo, openAccount, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -46,16 +46,8 @@ function providerPerson(name: string, overrides: Partial<IdentityAccount> = {}):
   return account;
 }
 
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
-
 const connectedList = (page: Page) => page.getByRole("list", { name: en.account.linked.listLabel });
 const connectedCard = (page: Page) => page.getByRole("region", { name: en.account.linked.heading });
-
-async function openAccount(page: Page): Promise<void> {
-  await page.goto("/account");
-  await connectedList(page).waitFor();
-}
 
 /** The names shown in the connected-accounts list, in order. */
 async function connectedNames(page: Page): Promise<string[]> {
@@ -65,12 +57,6 @@ async function connectedNames(page: Page): Promise<string[]> {
   const names: string[] = [];
   for (const row of await rows.all()) names.push(await text(row.locator("p").first()));
   return names;
-}
-
-function resetLink(mail: ReceivedMail): string {
-  const found = mail.links.find((l) => new URL(l).pathname.startsWith("/api/auth/reset-password/"));
-  if (!found) throw new Error(`no reset link in "${mail.subject}"`);
-  return found;
 }
 
 beforeAll(async () => {
@@ -128,7 +114,7 @@ describe("social sign-in journeys", () => {
       await page.getByRole("button", { name: en.account.setPassword.send }).click();
       await page.getByRole("status").filter({ hasText: fill(en.account.setPassword.sent, { email: oscar.email }) }).waitFor();
       const mail = await smtp.waitFor(oscar.email, (m) => m.links.some((l) => l.includes("/reset-password/")));
-      await page.goto(resetLink(mail));
+      await page.goto(linkTo(mail, "/api/auth/reset-password/"));
       await headingIs(page, en.resetPassword.heading);
       await page.getByLabel(en.resetPassword.newPassword, { exact: true }).fill(PASSWORD);
       await page.getByLabel(en.resetPassword.confirmPassword).fill(PASSWORD);

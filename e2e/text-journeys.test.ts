@@ -1,14 +1,12 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_PAGE_MESSAGES } from "../server/src/http/error-page-messages.js";
-import { en, type Messages } from "../web/src/i18n/en.js";
+import { en } from "../web/src/i18n/en.js";
 import { pl } from "../web/src/i18n/pl.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { signUpWithSession } from "./helpers/api.js";
-import { expectNoAxeViolations } from "./helpers/axe.js";
-import { ARTIFACTS, launchBrowser, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
+import { launchBrowser, VIEWPORTS } from "./helpers/browser.js";
+import { look, photograph, signIn } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -22,7 +20,6 @@ const JOURNEY_TIMEOUT = 90_000;
 const PASSWORD = "lantern-harbour-1907";
 const ORGANIZATION = "Apollo Guidance Computer Laboratory";
 
-
 let service: RunningService;
 let browser: Browser;
 const contexts: { close(): Promise<void> }[] = [];
@@ -34,35 +31,10 @@ async function pageIn(locale: string): Promise<Page> {
   return context.newPage();
 }
 
-async function signIn(page: Page, t: Messages, email: string): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel(t.signIn.email).fill(email);
-  await page.getByLabel(t.signIn.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: t.signIn.submit }).click();
-}
-
 async function makeUser(name: string, email: string, role?: string) {
   const session = await signUpWithSession(service.url, { name, email, password: PASSWORD });
   if (role) await service.gatehouse.runtime.stores.users.updateUser(session.userId, { role, updatedAt: new Date() });
   return session;
-}
-
-/** Screenshots at both sizes, then axe-core on what the page shows. */
-async function look(page: Page, name: string): Promise<void> {
-  await screenshotBothSizes(page, name);
-  await expectNoAxeViolations(page, name);
-}
-
-/** The header alone at both sizes, as e2e/artifacts/<name>-desktop.png and -phone.png, with a check at each. */
-async function photographHeader(page: Page, name: string, check: () => Promise<void>): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    await page.getByRole("banner").screenshot({ path: join(ARTIFACTS, `${name}-${size}.png`), animations: "disabled" });
-    await check();
-  }
-  await page.setViewportSize(VIEWPORTS.desktop);
 }
 
 const box = (locator: Locator) =>
@@ -110,7 +82,7 @@ describe("#14 Text journeys", () => {
       });
 
       const polish = await pageIn("pl-PL");
-      await signIn(polish, pl, "zofia-banned@example.com");
+      await signIn(polish, "zofia-banned@example.com", PASSWORD, { messages: pl, wait: false });
       const alert = polish.getByRole("alert").filter({ hasText: pl.serverErrors.BANNED_USER });
       await alert.waitFor();
       await expect.poll(() => polish.getByText("You have been banned", { exact: false }).count(), { timeout: 10_000 }).toBe(0);
@@ -118,7 +90,7 @@ describe("#14 Text journeys", () => {
       await look(polish, "sign-in-banned-pl");
 
       const english = await pageIn("en-GB");
-      await signIn(english, en, "zofia-banned@example.com");
+      await signIn(english, "zofia-banned@example.com", PASSWORD, { messages: en, wait: false });
       await english.getByRole("alert").filter({ hasText: en.serverErrors.BANNED_USER }).waitFor();
       await look(english, "sign-in-banned-en");
     },
@@ -141,7 +113,7 @@ describe("#14 Text journeys", () => {
         const context = await browser.newContext({ baseURL: custom.url, viewport: VIEWPORTS.desktop, locale: "pl-PL" });
         contexts.push(context);
         const page = await context.newPage();
-        await signIn(page, pl, "piotr-banned@example.com");
+        await signIn(page, "piotr-banned@example.com", PASSWORD, { messages: pl, wait: false });
         await page.getByRole("alert").filter({ hasText: own }).waitFor();
         await expect.poll(() => page.getByText(pl.serverErrors.BANNED_USER).count(), { timeout: 10_000 }).toBe(0);
         await context.close();
@@ -185,7 +157,7 @@ describe("#14 Text journeys", () => {
         ["en-US", en, ""],
       ] as const) {
         const user = await pageIn(locale);
-        await signIn(user, t, "jan-user@example.com");
+        await signIn(user, "jan-user@example.com", PASSWORD, { messages: t, wait: false });
         await user.waitForURL((url) => url.pathname === "/");
         await user.goto("/account");
         // The cards after it are there, so the page has settled; the connected-accounts card is not.
@@ -197,7 +169,7 @@ describe("#14 Text journeys", () => {
         await look(user, `account-no-social-user${suffix}`);
 
         const admin = await pageIn(locale);
-        await signIn(admin, t, "rita-admin@example.com");
+        await signIn(admin, "rita-admin@example.com", PASSWORD, { messages: t, wait: false });
         await admin.waitForURL((url) => url.pathname === "/");
         await admin.goto("/account#connected-accounts");
         const card = admin.getByRole("region", { name: t.account.linked.heading });
@@ -224,7 +196,7 @@ describe("#14 Text journeys", () => {
         ["en-US", en, ""],
       ] as const) {
         const page = await pageIn(locale);
-        await signIn(page, t, "margaret-text@example.com");
+        await signIn(page, "margaret-text@example.com", PASSWORD, { messages: t, wait: false });
         await page.waitForURL((url) => url.pathname === "/");
         // This browser's session makes the organization active, as the switcher would.
         const status = await page.evaluate(async (organizationId) => {
@@ -243,7 +215,7 @@ describe("#14 Text journeys", () => {
         const language = header.locator("div:has(> select)");
         const name = organization.getByText(ORGANIZATION, { exact: true });
 
-        await photographHeader(page, `header-switchers${suffix}`, async () => {
+        await photograph(page.getByRole("banner"), `header-switchers${suffix}`, async () => {
           const width = page.viewportSize()!.width;
           // The same box: border, radius, background, text, height.
           expect(await lookOf(organization), `${locale} ${width}`).toEqual(await lookOf(language));

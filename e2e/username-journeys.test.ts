@@ -1,12 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { de } from "../web/src/i18n/de.js";
 import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
-import { ARTIFACTS, launchBrowser, pageOpener, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
-import { description, heading, isFocused, text } from "./helpers/pages.js";
+import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
+import { description, fill, heading, isFocused, photograph, signIn, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -19,8 +17,6 @@ import { startService, type RunningService } from "./helpers/service.js";
 const JOURNEY_TIMEOUT = 120_000;
 const GRACE = { name: "Grace Hopper", email: "grace-username@example.com", password: "compiler-pioneer-1952", username: "Grace_H" };
 const u = en.username;
-const fill = (message: string, values: Record<string, string | number>) =>
-  message.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key]));
 
 let service: RunningService;
 let browser: Browser;
@@ -30,14 +26,6 @@ const { newPage, closeAll } = pageOpener(
 );
 
 const usernameField = (page: Page) => page.getByLabel(u.label);
-
-async function signIn(page: Page, identifier: string, password: string): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel(u.identifier).fill(identifier);
-  await page.getByLabel(en.signIn.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: en.signIn.submit }).click();
-  await page.waitForURL((url) => url.pathname !== "/sign-in");
-}
 
 /** Nothing sticks out sideways: the page does not scroll horizontally, and every header item lies inside it. */
 async function expectHeaderFits(page: Page): Promise<void> {
@@ -52,24 +40,6 @@ async function expectHeaderFits(page: Page): Promise<void> {
     return { scrolls: document.documentElement.scrollWidth > window.innerWidth, outside };
   });
   expect(overflow).toEqual({ scrolls: false, outside: [] });
-}
-
-/**
- * One part of the page alone (the header, a card), at desktop and phone widths, as
- * e2e/artifacts/<name>-desktop.png and -phone.png; for the header, also checks that it fits.
- */
-async function photograph(part: Locator, name: string): Promise<void> {
-  const page = part.page();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    // The sticky header would otherwise cover the top of a part scrolled up to it.
-    const style = name.startsWith("header") ? undefined : "header:has(~ main) { position: static !important; }";
-    await part.screenshot({ path: join(ARTIFACTS, `${name}-${size}.png`), animations: "disabled", style });
-    if (name.startsWith("header")) await expectHeaderFits(page);
-  }
-  await page.setViewportSize(VIEWPORTS.desktop);
 }
 
 beforeAll(async () => {
@@ -213,16 +183,16 @@ describe("username journeys", () => {
       await page.getByRole("link", { name: en.nav.admin }).waitFor();
       await page.getByRole("link", { name: en.organization.nav }).waitFor();
       await page.getByRole("button", { name: `${en.organization.switcher.label}: Apollo Guidance Computer Laboratory` }).waitFor();
-      await photograph(page.getByRole("banner"), "header-organization");
+      await photograph(page.getByRole("banner"), "header-organization", () => expectHeaderFits(page));
       await screenshotBothSizes(page, "header-organization-page");
 
       // German and Russian have some of the longest labels.
       await page.getByLabel(en.language.label).selectOption("de");
       await page.getByRole("link", { name: de.nav.account, exact: true }).waitFor();
-      await photograph(page.getByRole("banner"), "header-organization-de");
+      await photograph(page.getByRole("banner"), "header-organization-de", () => expectHeaderFits(page));
       await page.getByLabel(de.language.label).selectOption("ru");
       await page.getByRole("link", { name: ru.nav.account, exact: true }).waitFor();
-      await photograph(page.getByRole("banner"), "header-organization-ru");
+      await photograph(page.getByRole("banner"), "header-organization-ru", () => expectHeaderFits(page));
       await page.getByLabel(ru.language.label).selectOption("en");
     },
     JOURNEY_TIMEOUT,
