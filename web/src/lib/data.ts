@@ -336,6 +336,9 @@ export const mutations = {
 
   // The user's own account (the SDK refetches the session itself after update-user).
   updateUser: (input: Input<typeof authClient.updateUser>) => mutate(authClient.updateUser(input), [keys.username]),
+  /** Signing out the other sessions with it changes the sessions list. */
+  changePassword: (input: Input<typeof authClient.changePassword>) =>
+    mutate(authClient.changePassword(input), input.revokeOtherSessions ? [keys.sessions] : []),
   /** A refused revoke too reads the list again (the session may be gone already). */
   revokeSession: (input: Input<typeof authClient.revokeSession>) => mutate(authClient.revokeSession(input), [keys.sessions], true),
   revokeOtherSessions: () => mutate(authClient.revokeOtherSessions(), [keys.sessions], true),

@@ -5,7 +5,7 @@ import { Card } from "../../components/ui/card";
 import { Checkbox } from "../../components/ui/checkbox";
 import { Form } from "../../components/ui/form";
 import { PasswordField } from "../../components/ui/password-field";
-import { authClient } from "../../lib/auth-client";
+import { mutations } from "../../lib/data";
 import { useForm } from "../../lib/use-form";
 import { passwordLengthProblem, usePasswordBounds } from "../../lib/use-password-bounds";
 import styles from "./password-card.module.css";
@@ -38,7 +38,7 @@ export function PasswordCard() {
   );
 
   const onSubmit = form.onSubmit(async (values) => {
-    const { error } = await authClient.changePassword({
+    const { error } = await mutations.changePassword({
       currentPassword: values.current,
       newPassword: values.new,
       revokeOtherSessions: values.revokeOthers,
