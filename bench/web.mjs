@@ -16,7 +16,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "..");
 const RESULTS = join(HERE, "results");
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_WEB_RUNS must be a whole number ≥ 1 (got "${process.env.BENCH_WEB_RUNS}")`);
 const SECRET = "bench-secret-that-is-long-enough-for-production-use";
 const PASSWORD = "correct horse battery staple";
