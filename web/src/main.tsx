@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { i18nReady } from "./i18n";
+import { queries } from "./lib/data";
 import { followSavedLanguage } from "./lib/language";
 import { AppRoutes, preloadPage } from "./router";
 import "./styles/tokens.css";
@@ -9,6 +10,10 @@ import "./styles/base.css";
 
 // A signed-in user's saved language replaces the one the app started in, as soon as the session is known.
 followSavedLanguage();
+
+// What the service has turned on (GET /features: password and username rules, sign-in methods) shapes most pages:
+// it is read now, beside the session and the first page's chunks, so the first render has it (read once a load).
+queries.features().listen(() => {});
 
 /**
  * A page's chunk that cannot be fetched is most often one a newer release has replaced while this tab stayed open:
