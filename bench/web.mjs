@@ -203,7 +203,7 @@ async function main() {
     date: started.toISOString(),
     machine: `${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`,
     node: process.version,
-    chromium: first.userAgent.match(/(?:HeadlessChrome|Chrome)\/([\d.]+)/)?.[1] ?? first.userAgent,
+    chromium: chromiumVersion(),
     lighthouse: first.lighthouseVersion,
     runs: RUNS,
     loadStart: load,
@@ -216,6 +216,15 @@ async function main() {
   console.log("\n" + markdown);
   if (process.env.BENCH_README !== "0") updateReadme(join(HERE, "README.md"), markdown, "web-results");
   if (results.targets.some((target) => !target.pass)) process.exitCode = 1;
+}
+
+/** The browser's own version (its user agent says only the major one). */
+function chromiumVersion() {
+  try {
+    return execFileSync(CHROME_PATH, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).match(/\d+(?:\.\d+){3}/)?.[0] ?? "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 function gitDescribe() {
