@@ -102,7 +102,8 @@ const PREACT_ALIASES = [
 ];
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  // React Fast Refresh cannot redraw Preact's components: in development an edited module reloads the page instead.
+  plugins: [react({ refreshExclude: /./ }), precompress()],
   resolve: { alias: PREACT_ALIASES },
   build: {
     outDir: "dist",
@@ -112,6 +113,11 @@ export default defineConfig({
     // Every browser the app supports knows <link rel="modulepreload">.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // React Router looks for React 19's useOptimistic and does without it when it is missing, as under Preact.
+      onLog(level, log, handler) {
+        if (log.code === "IMPORT_IS_UNDEFINED" && log.message.includes("useOptimistic")) return;
+        handler(level, log);
+      },
       output: {
         codeSplitting: {
           groups: [...VENDOR_CHUNKS.map(({ name, test }) => ({ name, test })), { name: sharedAppChunk, includeDependenciesRecursively: false }],
