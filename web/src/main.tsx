@@ -38,8 +38,8 @@ void Promise.all([i18nReady, preloadPage(window.location.pathname)])
   .catch(() => undefined)
   .then(() => {
     const root = createRoot(document.getElementById("root")!);
-    // As a transition, React renders the first page in slices and lets the browser in between (a page such as
-    // /account is one long task otherwise, which a phone's user would feel as a frozen screen).
+    // A transition, so that React would render the first page in slices; the build's Preact (web/vite.config.ts)
+    // renders it at once, in one task.
     startTransition(() => {
       root.render(
         <StrictMode>
