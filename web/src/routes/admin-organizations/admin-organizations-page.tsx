@@ -1,5 +1,4 @@
 import type { AdminListOrganizationsQuery } from "@gatehouse/client";
-import { useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AdminNav } from "../../components/admin-nav";
@@ -11,8 +10,8 @@ import { Select } from "../../components/ui/select";
 import { TextField } from "../../components/ui/text-field";
 import { queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
-import { useDebounced } from "../../lib/use-debounced";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { usePagedList } from "../../lib/use-paged-list";
 import list from "../../components/admin-list.module.css";
 import styles from "./admin-organizations-page.module.css";
 
@@ -28,20 +27,23 @@ const SORTS: Record<Sort, Pick<AdminListOrganizationsQuery, "sortBy" | "sortDire
   slug: { sortBy: "slug", sortDirection: "asc" },
 };
 
+interface Controls {
+  search: string;
+  sort: Sort;
+}
+
+function queryOf({ search, sort }: Controls, offset: number): AdminListOrganizationsQuery {
+  const value = search.trim();
+  return { limit: PAGE_SIZE, offset, ...SORTS[sort], ...(value ? { searchValue: value } : {}) };
+}
+
 /** Every organization on the service, whoever its members are: searched by name or slug, sorted and paged. */
 export function AdminOrganizationsPage() {
   const { t, i18n } = useTranslation();
   useDocumentTitle(t("admin.organizations.title"));
-  const [search, setSearch] = useState("");
-  const [sort, setSort] = useState<Sort>("newest");
-  const [offset, setOffset] = useState(0);
-  const value = search.trim();
-  // Typing waits a moment before asking the server.
-  const query = useDebounced(
-    JSON.stringify({ limit: PAGE_SIZE, offset, ...SORTS[sort], ...(value ? { searchValue: value } : {}) } satisfies AdminListOrganizationsQuery),
-    250,
-  );
-  const load = useQuery(queries.adminOrganizations(JSON.parse(query) as AdminListOrganizationsQuery));
+  const organizations = usePagedList<Controls, AdminListOrganizationsQuery>({ search: "", sort: "newest" }, queryOf);
+  const { search } = organizations.controls;
+  const load = useQuery(queries.adminOrganizations(organizations.query));
   const ready = load.state === "ready" ? load.data : null;
 
   return (
@@ -56,10 +58,7 @@ export function AdminOrganizationsPage() {
             label={t("admin.organizations.search")}
             type="search"
             value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
-              setOffset(0);
-            }}
+            onChange={(event) => organizations.set("search", event.target.value)}
           />
           <Select<Sort>
             className={list.control}
@@ -70,11 +69,8 @@ export function AdminOrganizationsPage() {
               { value: "name", label: t("admin.sortName") },
               { value: "slug", label: t("admin.organizations.sortSlug") },
             ]}
-            value={sort}
-            onChange={(value) => {
-              setSort(value);
-              setOffset(0);
-            }}
+            value={organizations.controls.sort}
+            onChange={(value) => organizations.set("sort", value)}
           />
         </div>
 
@@ -144,7 +140,7 @@ export function AdminOrganizationsPage() {
               count={ready.organizations.length}
               total={ready.total}
               pageSize={PAGE_SIZE}
-              onOffset={setOffset}
+              onOffset={organizations.setOffset}
             />
           </>
         ) : null}

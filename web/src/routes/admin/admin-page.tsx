@@ -14,8 +14,8 @@ import { Select } from "../../components/ui/select";
 import { TextField } from "../../components/ui/text-field";
 import { queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
-import { useDebounced } from "../../lib/use-debounced";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { usePagedList } from "../../lib/use-paged-list";
 import { CreateUserCard } from "./create-user-card";
 import list from "../../components/admin-list.module.css";
 import styles from "./admin-page.module.css";
@@ -33,7 +33,13 @@ const SORTS: Record<Sort, Pick<AdminListUsersQuery, "sortBy" | "sortDirection">>
   email: { sortBy: "email", sortDirection: "asc" },
 };
 
-function queryOf(search: string, filter: Filter, sort: Sort, offset: number): AdminListUsersQuery {
+interface Controls {
+  search: string;
+  filter: Filter;
+  sort: Sort;
+}
+
+function queryOf({ search, filter, sort }: Controls, offset: number): AdminListUsersQuery {
   const query: AdminListUsersQuery = { limit: PAGE_SIZE, offset, ...SORTS[sort] };
   const value = search.trim();
   if (value) {
@@ -50,13 +56,8 @@ function queryOf(search: string, filter: Filter, sort: Sort, offset: number): Ad
 export function AdminPage() {
   const { t, i18n } = useTranslation();
   useDocumentTitle(t("admin.title"));
-  const [search, setSearch] = useState("");
-  const [filter, setFilter] = useState<Filter>("all");
-  const [sort, setSort] = useState<Sort>("newest");
-  const [offset, setOffset] = useState(0);
-  // Typing waits a moment before asking the server.
-  const query = useDebounced(JSON.stringify(queryOf(search, filter, sort, offset)), 250);
-  const load = useQuery(queries.adminUsers(JSON.parse(query) as AdminListUsersQuery));
+  const users = usePagedList<Controls, AdminListUsersQuery>({ search: "", filter: "all", sort: "newest" }, queryOf);
+  const load = useQuery(queries.adminUsers(users.query));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const deleted = (useLocation().state as { deleted?: string } | null)?.deleted;
@@ -103,11 +104,8 @@ export function AdminPage() {
             className={`${list.control} ${list.search}`}
             label={t("admin.search")}
             type="search"
-            value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
-              setOffset(0);
-            }}
+            value={users.controls.search}
+            onChange={(event) => users.set("search", event.target.value)}
           />
           <Select<Filter>
             className={list.control}
@@ -117,11 +115,8 @@ export function AdminPage() {
               { value: "admins", label: t("admin.filterAdmins") },
               { value: "banned", label: t("admin.filterBanned") },
             ]}
-            value={filter}
-            onChange={(value) => {
-              setFilter(value);
-              setOffset(0);
-            }}
+            value={users.controls.filter}
+            onChange={(value) => users.set("filter", value)}
           />
           <Select<Sort>
             className={list.control}
@@ -132,11 +127,8 @@ export function AdminPage() {
               { value: "name", label: t("admin.sortName") },
               { value: "email", label: t("admin.sortEmail") },
             ]}
-            value={sort}
-            onChange={(value) => {
-              setSort(value);
-              setOffset(0);
-            }}
+            value={users.controls.sort}
+            onChange={(value) => users.set("sort", value)}
           />
         </div>
 
@@ -215,7 +207,7 @@ export function AdminPage() {
                 ))}
               </tbody>
             </table>
-            <ListPager offset={ready.offset} count={ready.users.length} total={ready.total} pageSize={PAGE_SIZE} onOffset={setOffset} />
+            <ListPager offset={ready.offset} count={ready.users.length} total={ready.total} pageSize={PAGE_SIZE} onOffset={users.setOffset} />
           </>
         ) : null}
       </Card>
