@@ -62,7 +62,23 @@ export function renderMail(kind: MailKind, language: Language, vars: MailVariabl
     signature,
   ].join("\n");
 
-  const html = `<!doctype html>
+  const html = htmlMail(
+    language,
+    subject,
+    `<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
+${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
+<p style="margin:24px 0"><a href="${escapeHtml(vars.url)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(fill(message.action, values))}</a></p>
+<p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(expires)}</p>
+<p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(vars.url)}" style="color:#2457c5;word-break:break-all">${escapeHtml(vars.url)}</a></p>
+<p style="margin:16px 0 0;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
+<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>`,
+  );
+  return { subject, text, html };
+}
+
+/** The HTML document every mail is drawn in: a centred white card on a grey page; `body` is its content. */
+function htmlMail(language: Language, subject: string, body: string): string {
+  return `<!doctype html>
 <html lang="${language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
@@ -70,17 +86,10 @@ export function renderMail(kind: MailKind, language: Language, vars: MailVariabl
 <tr><td align="center">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:1px solid #e4e7eb;border-radius:12px;padding:32px">
 <tr><td>
-<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
-${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
-<p style="margin:24px 0"><a href="${escapeHtml(vars.url)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(fill(message.action, values))}</a></p>
-<p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(expires)}</p>
-<p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(vars.url)}" style="color:#2457c5;word-break:break-all">${escapeHtml(vars.url)}</a></p>
-<p style="margin:16px 0 0;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
-<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>
+${body}
 </td></tr></table>
 </td></tr></table>
 </body></html>`;
-  return { subject, text, html };
 }
 
 /** Messages that tell the user something happened to their account; they carry no token and nothing expires. */
@@ -115,20 +124,13 @@ export function renderNotice(kind: NoticeKind, language: Language, vars: NoticeV
     signature,
   ].join("\n");
 
-  const html = `<!doctype html>
-<html lang="${language}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2933">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:24px 12px">
-<tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:1px solid #e4e7eb;border-radius:12px;padding:32px">
-<tr><td>
-<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
+  const html = htmlMail(
+    language,
+    subject,
+    `<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
 ${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
 ${action ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(action.label)}</a></p>\n<p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(action.url)}" style="color:#2457c5;word-break:break-all">${escapeHtml(action.url)}</a></p>` : ""}
-<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>
-</td></tr></table>
-</td></tr></table>
-</body></html>`;
+<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>`,
+  );
   return { subject, text, html };
 }
