@@ -53,7 +53,23 @@ export interface GatehouseModule<
     userId: string,
     config: Config,
   ): Promise<Record<string, unknown>>;
+  /**
+   * Runs, inside the transaction that makes the change, when what proves a user's identity changes
+   * (user/credentials-reset.ts): the module revokes what that change must end. Reasons:
+   * - "password-changed": change, reset or set of the password (trusted devices end);
+   * - "sessions-revoked": "sign out everywhere" (trusted devices end);
+   * - "mailbox-proven": the owner of an address proved it on an unverified account (magic link, email code): what
+   *   the account's previous holder set up goes with their password (second factors, passkeys, trusted devices).
+   */
+  onCredentialsReset?(
+    stores: Transactional<CoreRepositories & Repositories>,
+    userId: string,
+    reason: CredentialsResetReason,
+    config: Config,
+  ): Promise<void>;
 }
+
+export type CredentialsResetReason = "password-changed" | "sessions-revoked" | "mailbox-proven";
 
 export type AnyModule = GatehouseModule<any, Record<string, ModuleEndpoint>>;
 

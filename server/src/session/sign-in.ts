@@ -24,6 +24,8 @@ export interface SignInAttempt {
   impersonatedBy?: string | undefined;
   /** A session that replaces one the user already holds (change-password revoking the others). */
   renewalOf?: Session | undefined;
+  /** SignInOptions.factors. */
+  factors?: readonly string[] | undefined;
 }
 
 /**
@@ -39,6 +41,23 @@ const POLICIES: readonly SignInPolicy[] = [];
 /** A sign-in refused by the ban check or a policy; a caller that must not answer with an error (a verification link) catches this one. */
 export class SignInRefused extends APIError {}
 
+/**
+ * A sign-in that owes a second step (the two-factor module's policy): no session was created; the pending challenge
+ * and its short-lived signed cookie are set already. A JSON route lets it through: the endpoint runner answers
+ * 200 `{ twoFactorRedirect: true, twoFactorMethods }` (Better Auth's answer). A route a browser navigates to (a
+ * mailed link, a provider's callback) catches it and redirects to `secondStepURL`, the web app's second-step page.
+ */
+export class SecondStepRequired extends Error {
+  constructor(
+    /** The second factors the user can answer with ("totp", "otp"; "backup-code" is always possible with totp). */
+    readonly methods: readonly string[],
+    /** Builds the second-step page's URL, carrying where to go once done. */
+    readonly secondStepURL: (callbackURL: string | undefined) => string,
+  ) {
+    super("second step required");
+  }
+}
+
 export interface SignInOptions {
   method: SignInMethod;
   /** Off: a one-day session in a browser-session cookie. On by default. */
@@ -47,6 +66,11 @@ export interface SignInOptions {
   impersonation?: { by: string; expiresAt: Date } | undefined;
   /** Replaces the user's current session (its method is kept; the last-used cookie is left alone). */
   renewalOf?: Session | undefined;
+  /**
+   * The factors this way in proved by itself beyond the first, recorded on the session: a passkey with user
+   * verification is both possession and a PIN or biometric (["passkey"]), so it owes no second step.
+   */
+  factors?: readonly string[] | undefined;
   /**
    * Stores the session itself instead of the session store's insert: sign-up writes the user, their password and
    * the first session in one statement. Called with the session once the checks have passed.
@@ -73,7 +97,7 @@ export async function signIn(
   }
   const method = opts.renewalOf?.loginMethod ?? opts.method;
   for (const policy of POLICIES) {
-    await policy(ctx, { user, method, impersonatedBy: opts.impersonation?.by, renewalOf: opts.renewalOf });
+    await policy(ctx, { user, method, impersonatedBy: opts.impersonation?.by, renewalOf: opts.renewalOf, factors: opts.factors });
   }
 
   const sessionOptions = {
