@@ -1,10 +1,11 @@
 import type { Language } from "./language.js";
 import { CATALOGS, type MailCatalog } from "./locales/index.js";
+import type { CodeMailKind } from "./locales/types.js";
 import { escapeHtml } from "../http/html.js";
 import { formatDuration } from "./duration.js";
 
 /** The messages Gatehouse mails, each rendered as plain text and HTML in the recipient's language. */
-export type MailKind = "verification" | "resetPassword" | "changeEmail" | "deleteAccount" | "invitation";
+export type MailKind = "verification" | "resetPassword" | "changeEmail" | "deleteAccount" | "invitation" | "magicLink";
 
 export interface MailVariables {
   name: string;
@@ -70,6 +71,50 @@ ${paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.
 <p style="margin:24px 0"><a href="${escapeHtml(vars.url)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(fill(message.action, values))}</a></p>
 <p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(expires)}</p>
 <p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(vars.url)}" style="color:#2457c5;word-break:break-all">${escapeHtml(vars.url)}</a></p>
+<p style="margin:16px 0 0;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
+<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>`,
+  );
+  return { subject, text, html };
+}
+
+export interface CodeMailVariables {
+  name: string;
+  /** The address the code proves (the new one for an email change). */
+  email: string;
+  /** The one-time code: shown on a line of its own, never in the subject (lock screens show subjects). */
+  code: string;
+  /** Life of the code, in seconds. */
+  expiresIn: number;
+  appName?: string;
+}
+
+/** A mail that carries a one-time code instead of a link (passwordless/email-otp), in the recipient's language. */
+export function renderCodeMail(kind: CodeMailKind, language: Language, vars: CodeMailVariables): RenderedMail {
+  const catalog: MailCatalog = CATALOGS[language];
+  const message = catalog.codes[kind];
+  const values = {
+    name: vars.name,
+    email: vars.email,
+    appName: vars.appName ?? "Gatehouse",
+    duration: formatDuration(vars.expiresIn, language),
+  };
+  const subject = fill(message.subject, values);
+  const greeting = fill(catalog.greeting, values);
+  const intro = fill(message.intro, values);
+  const expires = fill(catalog.codeExpires, values);
+  const never = fill(catalog.codeNeverShare, values);
+  const ignore = fill(catalog.ignore, values);
+  const signature = fill(catalog.signature, values);
+
+  const text = [greeting, "", intro, "", `    ${vars.code}`, "", expires, never, ignore, "", signature].join("\n");
+  const html = htmlMail(
+    language,
+    subject,
+    `<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
+<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
+<p style="margin:24px 0;font-size:32px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(vars.code)}</p>
+<p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(expires)}</p>
+<p style="margin:0 0 8px;font-size:14px;color:#52606d">${escapeHtml(never)}</p>
 <p style="margin:16px 0 0;font-size:13px;color:#52606d">${escapeHtml(ignore)}</p>
 <p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>`,
   );

@@ -44,4 +44,29 @@ export const de: MailCatalog = {
     intro: "Die E-Mail-Adresse deines Kontos wurde von {email} in {newEmail} geändert. E-Mails zu diesem Konto kommen nicht mehr an diese Adresse.",
     advice: "Wenn du das warst, musst du nichts weiter tun. Wenn nicht, hat vielleicht jemand anderes Zugriff auf dein Konto: Wende dich sofort an die Verwaltung von {appName}. Links zum Zurücksetzen des Passworts gehen jetzt an die neue Adresse.",
   },
+  magicLink: {
+    subject: "Dein Anmeldelink",
+    intro: "Melde dich mit der Schaltfläche unten als {email} bei {appName} an. Der Link funktioniert nur einmal.",
+    action: "Anmelden",
+  },
+  codes: {
+    signIn: {
+      subject: "Dein Anmeldecode",
+      intro: "Gib diesen Code ein, um dich als {email} bei {appName} anzumelden:",
+    },
+    emailVerification: {
+      subject: "Dein Bestätigungscode",
+      intro: "Gib diesen Code ein, um deine E-Mail-Adresse {email} zu bestätigen:",
+    },
+    forgetPassword: {
+      subject: "Dein Code zum Zurücksetzen des Passworts",
+      intro: "Gib diesen Code ein, um ein neues Passwort für dein Konto {email} zu wählen:",
+    },
+    changeEmail: {
+      subject: "Bestätige deine neue E-Mail-Adresse",
+      intro: "Gib diesen Code ein, um {email} zur E-Mail-Adresse deines Kontos zu machen:",
+    },
+  },
+  codeExpires: "Der Code ist {duration} gültig und funktioniert nur einmal.",
+  codeNeverShare: "Gib diesen Code niemandem weiter: {appName} wird dich nie danach fragen.",
 };

@@ -44,4 +44,29 @@ export const en: MailCatalog = {
     intro: "The email address of your account was changed from {email} to {newEmail}. Mail about this account will no longer come to this address.",
     advice: "If this was you, there is nothing more to do. If it was not, someone else may have access to your account: contact the administrator of {appName} right away. Password reset links now go to the new address.",
   },
+  magicLink: {
+    subject: "Your sign-in link",
+    intro: "Use the button below to sign in to {appName} as {email}. The link works once.",
+    action: "Sign in",
+  },
+  codes: {
+    signIn: {
+      subject: "Your sign-in code",
+      intro: "Enter this code to sign in to {appName} as {email}:",
+    },
+    emailVerification: {
+      subject: "Your verification code",
+      intro: "Enter this code to verify your email address {email}:",
+    },
+    forgetPassword: {
+      subject: "Your password reset code",
+      intro: "Enter this code to choose a new password for your account {email}:",
+    },
+    changeEmail: {
+      subject: "Confirm your new email address",
+      intro: "Enter this code to make {email} the email address of your account:",
+    },
+  },
+  codeExpires: "The code is valid for {duration} and works once.",
+  codeNeverShare: "Never give this code to anyone: {appName} will never ask you for it.",
 };

@@ -44,4 +44,29 @@ export const es: MailCatalog = {
     intro: "La dirección de correo de tu cuenta ha cambiado de {email} a {newEmail}. Los correos sobre esta cuenta ya no llegarán a esta dirección.",
     advice: "Si has sido tú, no tienes que hacer nada más. Si no, puede que otra persona tenga acceso a tu cuenta: ponte en contacto de inmediato con el administrador de {appName}. Los enlaces para restablecer la contraseña se envían ahora a la nueva dirección.",
   },
+  magicLink: {
+    subject: "Tu enlace de inicio de sesión",
+    intro: "Usa el botón de abajo para iniciar sesión en {appName} como {email}. El enlace funciona una sola vez.",
+    action: "Iniciar sesión",
+  },
+  codes: {
+    signIn: {
+      subject: "Tu código de inicio de sesión",
+      intro: "Introduce este código para iniciar sesión en {appName} como {email}:",
+    },
+    emailVerification: {
+      subject: "Tu código de verificación",
+      intro: "Introduce este código para verificar tu dirección de correo {email}:",
+    },
+    forgetPassword: {
+      subject: "Tu código para restablecer la contraseña",
+      intro: "Introduce este código para elegir una nueva contraseña para tu cuenta {email}:",
+    },
+    changeEmail: {
+      subject: "Confirma tu nueva dirección de correo",
+      intro: "Introduce este código para que {email} sea la dirección de correo de tu cuenta:",
+    },
+  },
+  codeExpires: "El código es válido durante {duration} y funciona una sola vez.",
+  codeNeverShare: "No compartas este código con nadie: {appName} nunca te lo pedirá.",
 };

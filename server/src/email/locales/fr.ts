@@ -44,4 +44,29 @@ export const fr: MailCatalog = {
     intro: "L'adresse e-mail de votre compte est passée de {email} à {newEmail}. Les e-mails concernant ce compte n'arriveront plus à cette adresse.",
     advice: "Si c'est vous, vous n'avez rien d'autre à faire. Sinon, quelqu'un d'autre a peut-être accès à votre compte : contactez immédiatement l'administrateur de {appName}. Les liens de réinitialisation du mot de passe sont désormais envoyés à la nouvelle adresse.",
   },
+  magicLink: {
+    subject: "Votre lien de connexion",
+    intro: "Utilisez le bouton ci-dessous pour vous connecter à {appName} en tant que {email}. Le lien ne fonctionne qu'une fois.",
+    action: "Se connecter",
+  },
+  codes: {
+    signIn: {
+      subject: "Votre code de connexion",
+      intro: "Saisissez ce code pour vous connecter à {appName} en tant que {email} :",
+    },
+    emailVerification: {
+      subject: "Votre code de vérification",
+      intro: "Saisissez ce code pour vérifier votre adresse e-mail {email} :",
+    },
+    forgetPassword: {
+      subject: "Votre code de réinitialisation du mot de passe",
+      intro: "Saisissez ce code pour choisir un nouveau mot de passe pour votre compte {email} :",
+    },
+    changeEmail: {
+      subject: "Confirmez votre nouvelle adresse e-mail",
+      intro: "Saisissez ce code pour faire de {email} l'adresse e-mail de votre compte :",
+    },
+  },
+  codeExpires: "Le code est valable {duration} et ne fonctionne qu'une fois.",
+  codeNeverShare: "Ne communiquez ce code à personne : {appName} ne vous le demandera jamais.",
 };

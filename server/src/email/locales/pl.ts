@@ -44,4 +44,29 @@ export const pl: MailCatalog = {
     intro: "Adres e-mail Twojego konta został zmieniony z {email} na {newEmail}. Wiadomości dotyczące tego konta nie będą już przychodzić na ten adres.",
     advice: "Jeśli to Ty, nie musisz nic więcej robić. Jeśli nie, ktoś inny może mieć dostęp do Twojego konta: natychmiast skontaktuj się z administratorem {appName}. Linki do resetowania hasła są teraz wysyłane na nowy adres.",
   },
+  magicLink: {
+    subject: "Twój link do logowania",
+    intro: "Użyj przycisku poniżej, aby zalogować się do {appName} jako {email}. Link działa tylko raz.",
+    action: "Zaloguj się",
+  },
+  codes: {
+    signIn: {
+      subject: "Twój kod logowania",
+      intro: "Wpisz ten kod, aby zalogować się do {appName} jako {email}:",
+    },
+    emailVerification: {
+      subject: "Twój kod weryfikacyjny",
+      intro: "Wpisz ten kod, aby potwierdzić swój adres e-mail {email}:",
+    },
+    forgetPassword: {
+      subject: "Twój kod do zresetowania hasła",
+      intro: "Wpisz ten kod, aby ustawić nowe hasło do konta {email}:",
+    },
+    changeEmail: {
+      subject: "Potwierdź nowy adres e-mail",
+      intro: "Wpisz ten kod, aby {email} stał się adresem e-mail Twojego konta:",
+    },
+  },
+  codeExpires: "Kod jest ważny przez {duration} i działa tylko raz.",
+  codeNeverShare: "Nigdy nikomu nie podawaj tego kodu: {appName} nigdy o niego nie poprosi.",
 };

@@ -44,4 +44,29 @@ export const tr: MailCatalog = {
     intro: "Hesabınızın e-posta adresi {email} yerine {newEmail} olarak değiştirildi. Bu hesapla ilgili e-postalar artık bu adrese gelmeyecek.",
     advice: "Bunu siz yaptıysanız başka bir şey yapmanız gerekmez. Siz yapmadıysanız hesabınıza başka biri erişiyor olabilir: hemen {appName} yöneticisiyle iletişime geçin. Parola sıfırlama bağlantıları artık yeni adrese gönderiliyor.",
   },
+  magicLink: {
+    subject: "Giriş bağlantınız",
+    intro: "{appName} hizmetine {email} olarak giriş yapmak için aşağıdaki düğmeyi kullanın. Bağlantı yalnızca bir kez çalışır.",
+    action: "Giriş yap",
+  },
+  codes: {
+    signIn: {
+      subject: "Giriş kodunuz",
+      intro: "{appName} hizmetine {email} olarak giriş yapmak için bu kodu girin:",
+    },
+    emailVerification: {
+      subject: "Doğrulama kodunuz",
+      intro: "{email} e-posta adresinizi doğrulamak için bu kodu girin:",
+    },
+    forgetPassword: {
+      subject: "Şifre sıfırlama kodunuz",
+      intro: "{email} hesabınız için yeni bir şifre belirlemek üzere bu kodu girin:",
+    },
+    changeEmail: {
+      subject: "Yeni e-posta adresinizi onaylayın",
+      intro: "{email} adresini hesabınızın e-posta adresi yapmak için bu kodu girin:",
+    },
+  },
+  codeExpires: "Kod {duration} boyunca geçerlidir ve yalnızca bir kez çalışır.",
+  codeNeverShare: "Bu kodu kimseyle paylaşmayın: {appName} sizden asla bu kodu istemez.",
 };

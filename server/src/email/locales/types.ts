@@ -35,7 +35,21 @@ export interface MailCatalog {
   passwordChanged: MailNotice & { action: string };
   /** Sent to the old address once an email change took effect; "{email}" is the old address, "{newEmail}" the new. */
   emailChanged: MailNotice;
+  /** A sign-in link (magic link): it signs "{email}" in, once. */
+  magicLink: MailMessage;
+  /**
+   * Mails that carry a one-time code instead of a link (templates.ts renderCodeMail): the code stands on a line of
+   * its own after `intro`; "{email}" is the address the code proves (the new one for an email change).
+   */
+  codes: Record<CodeMailKind, { subject: string; intro: string }>;
+  /** "The code is valid for {duration} and works once." */
+  codeExpires: string;
+  /** Never give the code to anyone; "{appName}" is filled in. */
+  codeNeverShare: string;
 }
+
+/** What a mailed code is for (passwordless/email-otp). */
+export type CodeMailKind = "signIn" | "emailVerification" | "forgetPassword" | "changeEmail";
 
 /** A message that tells rather than asks: no link to confirm, nothing expires. */
 export interface MailNotice {
