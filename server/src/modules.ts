@@ -6,6 +6,8 @@ import type { AdminRepositories } from "./admin/store/index.js";
 import type { AnyEndpoint } from "./http/endpoint.js";
 import { organizationModule } from "./organization/module.js";
 import type { OrganizationRepositories } from "./organization/store/index.js";
+import { emailOtpModule, magicLinkModule } from "./passwordless/module.js";
+import type { PasswordlessRepositories } from "./passwordless/store/index.js";
 import type { Dialect } from "./storage/database.js";
 import {
   composeDatabaseShape,
@@ -23,10 +25,10 @@ import type { SessionStoreOptions } from "./storage/sessions.js";
 export type { AnyModule, GatehouseModule } from "./gatehouse-module.js";
 
 /** The installed modules: their tables are part of every database, their routes answer when enabled. */
-export const MODULES: readonly AnyModule[] = [organizationModule, adminModule];
+export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, magicLinkModule, emailOtpModule];
 
 /** The runtime's stores: core's repositories and every installed module's, with transaction(fn). */
-export type Stores = Transactional<CoreRepositories & OrganizationRepositories & AdminRepositories>;
+export type Stores = Transactional<CoreRepositories & OrganizationRepositories & AdminRepositories & PasswordlessRepositories>;
 
 export interface StoreOptions extends SessionStoreOptions {
   dialect: Dialect;

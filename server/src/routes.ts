@@ -7,6 +7,7 @@ import { callbackOAuth, callbackOAuthPost } from "./social/callback-routes.js";
 import { signInSocial } from "./social/sign-in-routes.js";
 import { accountInfo, getAccessToken, refreshToken } from "./social/token-routes.js";
 import { organizationModule } from "./organization/module.js";
+import { emailOtpModule, magicLinkModule } from "./passwordless/module.js";
 import { getSession, listSessions, revokeOtherSessions, revokeSession, revokeSessions, signOut } from "./session/routes.js";
 import { updateUser } from "./user/routes.js";
 import { changeEmail } from "./verification/change-email-routes.js";
@@ -64,6 +65,8 @@ export const ENDPOINTS = {
   refreshToken,
   getAccessToken,
   accountInfo,
+  ...magicLinkModule.endpoints,
+  ...emailOtpModule.endpoints,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

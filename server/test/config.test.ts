@@ -69,6 +69,8 @@ describe("configuration", () => {
       emailVerification: { enabled: false },
       emailAndPassword: { resetPassword: { enabled: false } },
       user: { changeEmail: { enabled: false } },
+      magicLink: { enabled: false },
+      emailOTP: { enabled: false },
     };
     expect(resolveConfig(quiet, { nodeEnv: "production" }).production).toBe(true);
   });

@@ -86,6 +86,8 @@ export function resolveConfig(input: GatehouseOptions, ctx: ResolveContext = {})
       options.user.deleteUser.enabled &&
         options.user.deleteUser.sendDeleteAccountVerification &&
         "account deletion by email (user.deleteUser.sendDeleteAccountVerification)",
+      options.magicLink.enabled && "sign-in links (magicLink.enabled)",
+      options.emailOTP.enabled && "one-time codes by email (emailOTP.enabled)",
     ].filter(Boolean);
     if (needMail.length) {
       throw new ConfigError(

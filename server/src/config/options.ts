@@ -182,6 +182,46 @@ export const optionsSchema = z
         storeInDatabase: z.boolean().default(false),
       })
       .prefault({}),
+    /**
+     * Sign-in by a mailed link (server/src/passwordless/, README.md "Magic links and email codes"). `expiresIn`:
+     * the link's life in seconds. `disableSignUp`: an address without an account gets no link (and the link makes
+     * no account).
+     */
+    magicLink: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        expiresIn: seconds(86_400).min(60).default(300),
+        disableSignUp: z.boolean().default(false),
+      })
+      .prefault({}),
+    /**
+     * One-time codes by mail (server/src/passwordless/): sign-in, email verification, password reset and, when
+     * `changeEmail.enabled`, email change. `expiresIn` in seconds; `allowedAttempts`: tries per code, the right one
+     * included. `sendVerificationOnSignUp` mails a code on sign-up; `overrideDefaultEmailVerification` mails a code
+     * instead of the verification link.
+     */
+    emailOTP: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        otpLength: z.number().int().min(6).max(12).default(6),
+        expiresIn: seconds(86_400).min(60).default(300),
+        allowedAttempts: z.number().int().min(1).max(10).default(3),
+        disableSignUp: z.boolean().default(false),
+        sendVerificationOnSignUp: z.boolean().default(false),
+        overrideDefaultEmailVerification: z.boolean().default(false),
+        changeEmail: z
+          .strictObject({
+            enabled: z.boolean().default(false),
+            /**
+             * A verified current address proves itself first (request-email-change's `otp`, an email-verification
+             * code mailed to it), as core's /change-email asks the current address. On by default (Better Auth: off):
+             * without it, a stolen session could move the account to another mailbox.
+             */
+            verifyCurrentEmail: z.boolean().default(true),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
     /** Social sign-in: one entry per provider, and `oidc` for generic OpenID Connect providers (social-options.ts). */
     socialProviders: socialProvidersSchema,
     /** Linked accounts: linking rules and token encryption (social-options.ts). */

@@ -19,6 +19,7 @@ import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
+import { mailCodeOnSignUp } from "../passwordless/verification-hooks.js";
 
 const signUpBody = z.looseObject({
   name: nameSchema,
@@ -93,6 +94,7 @@ export const signUpEmail = defineEndpoint({
         sendVerificationMail(ctx, user, { callbackURL: body.callbackURL }),
       );
     }
+    mailCodeOnSignUp(ctx, user);
     if (!session) return { token: null, user: publicUser(user) };
     return { token: session.token, user: publicUser(user) };
   },

@@ -1,6 +1,7 @@
 import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "../admin/messages.js";
 import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { ORG_FIXED_CODES, ORG_MESSAGES } from "../organization/messages.js";
+import { EMAIL_OTP_MESSAGES, MAGIC_LINK_MESSAGES } from "../passwordless/messages.js";
 import { SESSION_MESSAGES } from "../session/messages.js";
 import { OAUTH_FIXED_CODES, OAUTH_MESSAGES } from "../social/messages.js";
 import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
@@ -22,6 +23,8 @@ export const ERROR_CATALOGUES = {
   social: OAUTH_MESSAGES,
   organization: ORG_MESSAGES,
   admin: ADMIN_MESSAGES,
+  magicLink: MAGIC_LINK_MESSAGES,
+  emailOtp: EMAIL_OTP_MESSAGES,
 } as const;
 
 /**

@@ -63,6 +63,10 @@ export const features = defineEndpoint({
     socialProviders: z.array(z.string()),
     /** The same providers with the names their buttons show. */
     providers: z.array(z.object({ id: z.string(), name: z.string() })),
+    /** Sign-in by a mailed link; `signUp`: an address without an account may sign up through it. */
+    magicLink: z.object({ enabled: z.boolean(), signUp: z.boolean() }),
+    /** Mailed one-time codes: sign-in (`signUp` as above), digits per code, email change by code. */
+    emailOTP: z.object({ enabled: z.boolean(), signUp: z.boolean(), otpLength: z.number(), changeEmail: z.boolean() }),
   }),
   summary: "The features this deployment has turned on",
   tags: ["System"],
@@ -87,6 +91,13 @@ export const features = defineEndpoint({
       username: { minLength: config.username.minUsernameLength, maxLength: config.username.maxUsernameLength },
       socialProviders: [...ctx.runtime.oauth.providers.keys()],
       providers: [...ctx.runtime.oauth.providers.values()].map(({ id, name }) => ({ id, name })),
+      magicLink: { enabled: config.magicLink.enabled, signUp: config.magicLink.enabled && !config.magicLink.disableSignUp },
+      emailOTP: {
+        enabled: config.emailOTP.enabled,
+        signUp: config.emailOTP.enabled && !config.emailOTP.disableSignUp,
+        otpLength: config.emailOTP.otpLength,
+        changeEmail: config.emailOTP.enabled && config.emailOTP.changeEmail.enabled,
+      },
     };
   },
 });

@@ -3,6 +3,7 @@ import { renderMail, type MailKind } from "../email/templates.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import { requireBase } from "../http/public-base.js";
 import type { User } from "../storage/models.js";
+import { mailCodeInsteadOfLink } from "../passwordless/verification-hooks.js";
 import { issueEmailToken } from "./email-token.js";
 
 /**
@@ -45,6 +46,8 @@ export async function sendVerificationMail(
   opts: { callbackURL?: string | undefined; updateTo?: string; to?: string } = {},
 ): Promise<void> {
   const { runtime } = ctx;
+  // emailOTP.overrideDefaultEmailVerification: the address proves itself with a mailed code instead.
+  if (!opts.updateTo && (await mailCodeInsteadOfLink(ctx, user))) return;
   const expiresIn = runtime.config.emailVerification.expiresIn;
   const now = runtime.now();
   const { token, identifier } = await issueEmailToken(

@@ -210,6 +210,14 @@ export const en = {
     CONTENT_TYPE_IS_REQUIRED: "The request was sent in a format this service doesn't accept. Reload the page and try again.",
     FIELD_NOT_ALLOWED: "Some of these details can't be changed here.",
     TOKEN_REFRESH_NOT_SUPPORTED: "This sign-in provider doesn't support renewing access.",
+    NEW_USER_SIGNUP_DISABLED: "There's no account with this address, and new accounts can't be created this way.",
+    OTP_EXPIRED: "This code has expired. Ask for a new one.",
+    INVALID_OTP: "That code isn't right. Check it and try again, or ask for a new one.",
+    TOO_MANY_ATTEMPTS: "Too many wrong codes. Ask for a new code.",
+    INVALID_OTP_TYPE: "This kind of code can't be sent here.",
+    CHANGE_EMAIL_WITH_OTP_IS_DISABLED: "Changing your email address with a code isn't available.",
+    OTP_IS_REQUIRED_TO_VERIFY_CURRENT_EMAIL: "Enter the code we sent to your current email address first.",
+    EMAIL_ALREADY_IN_USE: "Another account already uses this email address.",
   } satisfies Record<ErrorCode, string>,
   /** A 429 that says how long to wait (Retry-After); serverErrors has the sentence for every other refusal. */
   rateLimited: {
