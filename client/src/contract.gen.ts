@@ -59,6 +59,72 @@ export interface Organization {
   createdAt: ISODateString;
 }
 
+/** A registered passkey (WebAuthn credential) of the user */
+export interface Passkey {
+  id: string;
+  name: string | null;
+  /** Standard base64 of the COSE public key */
+  publicKey: string;
+  userId: string;
+  /** base64url */
+  credentialID: string;
+  counter: number;
+  /** "singleDevice" or "multiDevice" */
+  deviceType: string;
+  backedUp: boolean;
+  /** Comma-joined ("internal,hybrid"), "" when none */
+  transports: string | null;
+  createdAt: ISODateString;
+  aaguid: string | null;
+}
+
+/** WebAuthn request options (PublicKeyCredentialRequestOptionsJSON) */
+export interface PasskeyAuthenticationOptions {
+  challenge: string;
+  rpId?: string;
+  timeout?: number;
+  allowCredentials?: Array<{
+    id: string;
+    type: "public-key";
+    transports?: string[];
+  }>;
+  userVerification?: string;
+  extensions?: Record<string, unknown>;
+}
+
+/** WebAuthn creation options (PublicKeyCredentialCreationOptionsJSON) */
+export interface PasskeyRegistrationOptions {
+  challenge: string;
+  rp: {
+    name: string;
+    id?: string;
+  };
+  user: {
+    id: string;
+    name: string;
+    displayName: string;
+  };
+  pubKeyCredParams: Array<{
+    alg: number;
+    type: "public-key";
+  }>;
+  timeout?: number;
+  attestation?: string;
+  excludeCredentials?: Array<{
+    id: string;
+    type: "public-key";
+    transports?: string[];
+  }>;
+  authenticatorSelection?: {
+    authenticatorAttachment?: string;
+    residentKey?: string;
+    requireResidentKey?: boolean;
+    userVerification?: string;
+  };
+  extensions?: Record<string, unknown>;
+  hints?: string[];
+}
+
 export interface Session {
   id: string;
   token: string;
@@ -94,6 +160,12 @@ export interface TeamMember {
   createdAt: ISODateString;
 }
 
+/** The user owes a second step: no session yet; the pending step's cookie is set (two-factor routes) */
+export interface TwoFactorRedirect {
+  twoFactorRedirect: true;
+  twoFactorMethods: string[];
+}
+
 /** The public user object every answer carries: never a password or an account's token */
 export interface User {
   id: string;
@@ -111,6 +183,8 @@ export interface User {
   banExpires: ISODateString | null;
   /** The language the user's mail is written in ("de"), or null when never chosen */
   lang: string | null;
+  /** The user has a second factor: their sign-ins meet the second step */
+  twoFactorEnabled: boolean;
 }
 
 // ---- Each route's body, query string and answer ----------------------------------------------------------------------
@@ -205,6 +279,8 @@ export interface AdminGetUserData {
   banExpires: ISODateString | null;
   /** The language the user's mail is written in ("de"), or null when never chosen */
   lang: string | null;
+  /** The user has a second factor: their sign-ins meet the second step */
+  twoFactorEnabled: boolean;
   /** Whether the user is a site administrator (admin.adminRoles or adminUserIds) */
   administrator: boolean;
   /** Whether impersonate-user would accept this user from the caller now */
@@ -299,6 +375,8 @@ export interface AdminListUsersData {
     banExpires: ISODateString | null;
     /** The language the user's mail is written in ("de"), or null when never chosen */
     lang: string | null;
+    /** The user has a second factor: their sign-ins meet the second step */
+    twoFactorEnabled: boolean;
     /** Whether the user is a site administrator (admin.adminRoles or adminUserIds) */
     administrator: boolean;
   }>;
@@ -429,6 +507,72 @@ export type DevOutboxData = Array<{
   sentAt: string;
 }>;
 
+export interface EmailOtpChangeEmailBody {
+  newEmail: string;
+  otp: string;
+}
+
+export interface EmailOtpChangeEmailData {
+  success: boolean;
+}
+
+export interface EmailOtpCheckVerificationOtpBody {
+  email: string;
+  type: "email-verification" | "sign-in" | "forget-password" | "change-email";
+  otp: string;
+}
+
+export interface EmailOtpCheckVerificationOtpData {
+  success: boolean;
+}
+
+export interface EmailOtpRequestEmailChangeBody {
+  newEmail: string;
+  otp?: string;
+}
+
+export interface EmailOtpRequestEmailChangeData {
+  success: boolean;
+}
+
+export interface EmailOtpRequestPasswordResetBody {
+  email: string;
+}
+
+export interface EmailOtpRequestPasswordResetData {
+  success: boolean;
+}
+
+export interface EmailOtpResetPasswordBody {
+  email: string;
+  otp: string;
+  password: string;
+}
+
+export interface EmailOtpResetPasswordData {
+  success: boolean;
+}
+
+export interface EmailOtpSendVerificationOtpBody {
+  email: string;
+  type: "email-verification" | "sign-in" | "forget-password" | "change-email";
+}
+
+export interface EmailOtpSendVerificationOtpData {
+  success: boolean;
+}
+
+export interface EmailOtpVerifyEmailBody {
+  email: string;
+  otp: string;
+}
+
+export type EmailOtpVerifyEmailData = {
+  status: boolean;
+  token: string | null;
+  user: User;
+} | TwoFactorRedirect;
+
 export interface FeaturesData {
   emailAndPassword: {
     enabled: boolean;
@@ -453,6 +597,16 @@ export interface FeaturesData {
     id: string;
     name: string;
   }>;
+  magicLink: {
+    enabled: boolean;
+    signUp: boolean;
+  };
+  emailOTP: {
+    enabled: boolean;
+    signUp: boolean;
+    otpLength: number;
+    changeEmail: boolean;
+  };
 }
 
 export interface ForgetPasswordBody {
@@ -462,6 +616,14 @@ export interface ForgetPasswordBody {
 
 export interface ForgetPasswordData {
   status: boolean;
+}
+
+export interface ForgetPasswordEmailOtpBody {
+  email: string;
+}
+
+export interface ForgetPasswordEmailOtpData {
+  success: boolean;
 }
 
 export interface GetAccessTokenBody {
@@ -535,6 +697,19 @@ export type ListAccountsData = Array<{
 }>;
 
 export type ListSessionsData = Session[];
+
+export interface MagicLinkVerifyQuery {
+  token: string;
+  callbackURL?: string;
+  newUserCallbackURL?: string;
+  errorCallbackURL?: string;
+}
+
+export type MagicLinkVerifyData = {
+  token: string;
+  user: User;
+  session: Session;
+} | TwoFactorRedirect;
 
 export interface OkData {
   ok: true;
@@ -836,6 +1011,91 @@ export interface OrganizationUpdateTeamBody {
 
 export type OrganizationUpdateTeamData = Team;
 
+export interface PasskeyDeletePasskeyBody {
+  id: string;
+  password?: string;
+}
+
+export interface PasskeyDeletePasskeyData {
+  status: boolean;
+}
+
+export type PasskeyGenerateAuthenticateOptionsData = PasskeyAuthenticationOptions;
+
+export interface PasskeyGenerateRegisterOptionsQuery {
+  authenticatorAttachment?: "platform" | "cross-platform";
+  name?: string;
+  context?: string;
+}
+
+export type PasskeyGenerateRegisterOptionsData = PasskeyRegistrationOptions;
+
+export type PasskeyListUserPasskeysData = Passkey[];
+
+export interface PasskeyUpdatePasskeyBody {
+  id: string;
+  name: string;
+}
+
+export interface PasskeyUpdatePasskeyData {
+  passkey: Passkey;
+}
+
+export interface PasskeyVerifyAuthenticationBody {
+  response: {
+    id: string;
+    rawId: string;
+    type: "public-key";
+    response: {
+      clientDataJSON: string;
+      authenticatorData: string;
+      signature: string;
+      userHandle?: string;
+    };
+    authenticatorAttachment?: string;
+    clientExtensionResults?: Record<string, unknown>;
+  };
+}
+
+export type PasskeyVerifyAuthenticationData = SessionData;
+
+export interface PasskeyVerifyRegistrationBody {
+  response: {
+    id: string;
+    rawId: string;
+    type: "public-key";
+    response: {
+      clientDataJSON: string;
+      attestationObject: string;
+      transports?: string[];
+    };
+    authenticatorAttachment?: string;
+    clientExtensionResults?: Record<string, unknown>;
+  };
+  name?: string;
+  createSession?: boolean;
+}
+
+export interface PasskeyVerifyRegistrationData {
+  id: string;
+  name: string | null;
+  /** Standard base64 of the COSE public key */
+  publicKey: string;
+  userId: string;
+  /** base64url */
+  credentialID: string;
+  counter: number;
+  /** "singleDevice" or "multiDevice" */
+  deviceType: string;
+  backedUp: boolean;
+  /** Comma-joined ("internal,hybrid"), "" when none */
+  transports: string | null;
+  createdAt: ISODateString;
+  aaguid: string | null;
+  session?: Session;
+  user?: User;
+}
+
 export interface RefreshTokenBody {
   providerId?: string;
   accountId?: string;
@@ -908,11 +1168,37 @@ export interface SignInEmailBody {
   rememberMe?: boolean;
 }
 
-export interface SignInEmailData {
+export type SignInEmailData = {
   redirect: boolean;
   token: string;
   url?: string;
   user: User;
+} | TwoFactorRedirect;
+
+export interface SignInEmailOtpBody {
+  email: string;
+  otp: string;
+  name?: string;
+  image?: string | null;
+  rememberMe?: boolean;
+}
+
+export type SignInEmailOtpData = {
+  token: string;
+  user: User;
+} | TwoFactorRedirect;
+
+export interface SignInMagicLinkBody {
+  email: string;
+  name?: string;
+  callbackURL?: string;
+  newUserCallbackURL?: string;
+  errorCallbackURL?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface SignInMagicLinkData {
+  status: boolean;
 }
 
 export interface SignInSocialBody {
@@ -948,7 +1234,7 @@ export type SignInSocialData = {
   token: string;
   url?: string;
   user: User;
-};
+} | TwoFactorRedirect;
 
 export interface SignInUsernameBody {
   username: string;
@@ -957,12 +1243,12 @@ export interface SignInUsernameBody {
   rememberMe?: boolean;
 }
 
-export interface SignInUsernameData {
+export type SignInUsernameData = {
   redirect: boolean;
   token: string;
   url?: string;
   user: User;
-}
+} | TwoFactorRedirect;
 
 export interface SignOutData {
   success: boolean;
@@ -982,6 +1268,84 @@ export interface SignUpEmailBody {
 
 export interface SignUpEmailData {
   token: string | null;
+  user: User;
+}
+
+export interface TwoFactorDisableBody {
+  password?: string;
+}
+
+export interface TwoFactorDisableData {
+  status: boolean;
+}
+
+export interface TwoFactorEnableBody {
+  password?: string;
+  method?: "totp" | "otp";
+  issuer?: string;
+}
+
+export type TwoFactorEnableData = {
+  method: "totp";
+  totpURI: string;
+  backupCodes: string[];
+} | {
+  method: "otp";
+};
+
+export interface TwoFactorGenerateBackupCodesBody {
+  password?: string;
+}
+
+export interface TwoFactorGenerateBackupCodesData {
+  status: boolean;
+  backupCodes: string[];
+}
+
+export interface TwoFactorGetTotpUriBody {
+  password?: string;
+}
+
+export interface TwoFactorGetTotpUriData {
+  totpURI: string;
+}
+
+export interface TwoFactorSendOtpBody {
+  trustDevice?: boolean;
+}
+
+export interface TwoFactorSendOtpData {
+  status: boolean;
+}
+
+export interface TwoFactorVerifyBackupCodeBody {
+  code: string;
+  disableSession?: boolean;
+  trustDevice?: boolean;
+}
+
+export interface TwoFactorVerifyBackupCodeData {
+  token?: string;
+  user: User;
+}
+
+export interface TwoFactorVerifyOtpBody {
+  code: string;
+  trustDevice?: boolean;
+}
+
+export interface TwoFactorVerifyOtpData {
+  token: string;
+  user: User;
+}
+
+export interface TwoFactorVerifyTotpBody {
+  code: string;
+  trustDevice?: boolean;
+}
+
+export interface TwoFactorVerifyTotpData {
+  token: string;
   user: User;
 }
 
@@ -1011,11 +1375,11 @@ export interface VerifyEmailQuery {
   callbackURL?: string;
 }
 
-export interface VerifyEmailData {
+export type VerifyEmailData = {
   status: boolean;
   user: User;
   passwordRemoved?: boolean;
-}
+} | TwoFactorRedirect;
 
 // ---- Each navigation route's query string ----------------------------------------------------------------------------
 
@@ -1070,14 +1434,23 @@ export const ROUTES = {
   "/delete-user": { method: "POST", changesSession: true, body: shape<DeleteUserBody | void>(), data: shape<DeleteUserData>() },
   "/delete-user/callback": { method: "GET", changesSession: true, query: shape<DeleteUserCallbackQuery>(), data: shape<DeleteUserCallbackData>() },
   "/dev/outbox": { method: "GET", data: shape<DevOutboxData>() },
+  "/email-otp/change-email": { method: "POST", changesSession: true, body: shape<EmailOtpChangeEmailBody>(), data: shape<EmailOtpChangeEmailData>() },
+  "/email-otp/check-verification-otp": { method: "POST", body: shape<EmailOtpCheckVerificationOtpBody>(), data: shape<EmailOtpCheckVerificationOtpData>() },
+  "/email-otp/request-email-change": { method: "POST", body: shape<EmailOtpRequestEmailChangeBody>(), data: shape<EmailOtpRequestEmailChangeData>() },
+  "/email-otp/request-password-reset": { method: "POST", body: shape<EmailOtpRequestPasswordResetBody>(), data: shape<EmailOtpRequestPasswordResetData>() },
+  "/email-otp/reset-password": { method: "POST", body: shape<EmailOtpResetPasswordBody>(), data: shape<EmailOtpResetPasswordData>() },
+  "/email-otp/send-verification-otp": { method: "POST", body: shape<EmailOtpSendVerificationOtpBody>(), data: shape<EmailOtpSendVerificationOtpData>() },
+  "/email-otp/verify-email": { method: "POST", changesSession: true, body: shape<EmailOtpVerifyEmailBody>(), data: shape<EmailOtpVerifyEmailData>() },
   "/features": { method: "GET", data: shape<FeaturesData>() },
   "/forget-password": { method: "POST", body: shape<ForgetPasswordBody>(), data: shape<ForgetPasswordData>() },
+  "/forget-password/email-otp": { method: "POST", body: shape<ForgetPasswordEmailOtpBody>(), data: shape<ForgetPasswordEmailOtpData>() },
   "/get-access-token": { method: "POST", body: shape<GetAccessTokenBody>(), data: shape<GetAccessTokenData>() },
   "/get-session": { method: "GET", query: shape<GetSessionQuery>(), data: shape<GetSessionData>() },
   "/is-username-available": { method: "POST", body: shape<IsUsernameAvailableBody>(), data: shape<IsUsernameAvailableData>() },
   "/link-social": { method: "POST", body: shape<LinkSocialBody>(), data: shape<LinkSocialData>() },
   "/list-accounts": { method: "GET", data: shape<ListAccountsData>() },
   "/list-sessions": { method: "GET", data: shape<ListSessionsData>() },
+  "/magic-link/verify": { method: "GET", changesSession: true, query: shape<MagicLinkVerifyQuery>(), data: shape<MagicLinkVerifyData>() },
   "/ok": { method: "GET", data: shape<OkData>() },
   "/organization/accept-invitation": { method: "POST", changesSession: true, body: shape<OrganizationAcceptInvitationBody>(), data: shape<OrganizationAcceptInvitationData>() },
   "/organization/add-team-member": { method: "POST", body: shape<OrganizationAddTeamMemberBody>(), data: shape<OrganizationAddTeamMemberData>() },
@@ -1110,6 +1483,13 @@ export const ROUTES = {
   "/organization/update": { method: "POST", body: shape<OrganizationUpdateBody>(), data: shape<OrganizationUpdateData>() },
   "/organization/update-member-role": { method: "POST", body: shape<OrganizationUpdateMemberRoleBody>(), data: shape<OrganizationUpdateMemberRoleData>() },
   "/organization/update-team": { method: "POST", body: shape<OrganizationUpdateTeamBody>(), data: shape<OrganizationUpdateTeamData>() },
+  "/passkey/delete-passkey": { method: "POST", body: shape<PasskeyDeletePasskeyBody>(), data: shape<PasskeyDeletePasskeyData>() },
+  "/passkey/generate-authenticate-options": { method: "GET", data: shape<PasskeyGenerateAuthenticateOptionsData>() },
+  "/passkey/generate-register-options": { method: "GET", query: shape<PasskeyGenerateRegisterOptionsQuery>(), data: shape<PasskeyGenerateRegisterOptionsData>() },
+  "/passkey/list-user-passkeys": { method: "GET", data: shape<PasskeyListUserPasskeysData>() },
+  "/passkey/update-passkey": { method: "POST", body: shape<PasskeyUpdatePasskeyBody>(), data: shape<PasskeyUpdatePasskeyData>() },
+  "/passkey/verify-authentication": { method: "POST", changesSession: true, body: shape<PasskeyVerifyAuthenticationBody>(), data: shape<PasskeyVerifyAuthenticationData>() },
+  "/passkey/verify-registration": { method: "POST", body: shape<PasskeyVerifyRegistrationBody>(), data: shape<PasskeyVerifyRegistrationData>() },
   "/refresh-token": { method: "POST", body: shape<RefreshTokenBody>(), data: shape<RefreshTokenData>() },
   "/request-password-reset": { method: "POST", body: shape<RequestPasswordResetBody>(), data: shape<RequestPasswordResetData>() },
   "/reset-password": { method: "POST", changesSession: true, body: shape<ResetPasswordBody>(), query: shape<ResetPasswordQuery>(), data: shape<ResetPasswordData>() },
@@ -1118,10 +1498,20 @@ export const ROUTES = {
   "/revoke-sessions": { method: "POST", changesSession: true, data: shape<RevokeSessionsData>() },
   "/send-verification-email": { method: "POST", body: shape<SendVerificationEmailBody>(), data: shape<SendVerificationEmailData>() },
   "/sign-in/email": { method: "POST", changesSession: true, body: shape<SignInEmailBody>(), data: shape<SignInEmailData>() },
+  "/sign-in/email-otp": { method: "POST", changesSession: true, body: shape<SignInEmailOtpBody>(), data: shape<SignInEmailOtpData>() },
+  "/sign-in/magic-link": { method: "POST", body: shape<SignInMagicLinkBody>(), data: shape<SignInMagicLinkData>() },
   "/sign-in/social": { method: "POST", changesSession: true, body: shape<SignInSocialBody>(), data: shape<SignInSocialData>() },
   "/sign-in/username": { method: "POST", changesSession: true, body: shape<SignInUsernameBody>(), data: shape<SignInUsernameData>() },
   "/sign-out": { method: "POST", changesSession: true, data: shape<SignOutData>() },
   "/sign-up/email": { method: "POST", changesSession: true, body: shape<SignUpEmailBody>(), data: shape<SignUpEmailData>() },
+  "/two-factor/disable": { method: "POST", changesSession: true, body: shape<TwoFactorDisableBody>(), data: shape<TwoFactorDisableData>() },
+  "/two-factor/enable": { method: "POST", body: shape<TwoFactorEnableBody>(), data: shape<TwoFactorEnableData>() },
+  "/two-factor/generate-backup-codes": { method: "POST", body: shape<TwoFactorGenerateBackupCodesBody>(), data: shape<TwoFactorGenerateBackupCodesData>() },
+  "/two-factor/get-totp-uri": { method: "POST", body: shape<TwoFactorGetTotpUriBody>(), data: shape<TwoFactorGetTotpUriData>() },
+  "/two-factor/send-otp": { method: "POST", body: shape<TwoFactorSendOtpBody | void>(), data: shape<TwoFactorSendOtpData>() },
+  "/two-factor/verify-backup-code": { method: "POST", changesSession: true, body: shape<TwoFactorVerifyBackupCodeBody>(), data: shape<TwoFactorVerifyBackupCodeData>() },
+  "/two-factor/verify-otp": { method: "POST", changesSession: true, body: shape<TwoFactorVerifyOtpBody>(), data: shape<TwoFactorVerifyOtpData>() },
+  "/two-factor/verify-totp": { method: "POST", changesSession: true, body: shape<TwoFactorVerifyTotpBody>(), data: shape<TwoFactorVerifyTotpData>() },
   "/unlink-account": { method: "POST", body: shape<UnlinkAccountBody>(), data: shape<UnlinkAccountData>() },
   "/update-user": { method: "POST", changesSession: true, body: shape<UpdateUserBody>(), data: shape<UpdateUserData>() },
   "/verify-email": { method: "GET", changesSession: true, query: shape<VerifyEmailQuery>(), data: shape<VerifyEmailData>() },
@@ -1146,15 +1536,21 @@ export const ERROR_CODES = [
   "ACCOUNT_NOT_LINKED",
   "ACCOUNT_NOT_LINKED_DIFFERENT_EMAILS_NOT_ALLOWED",
   "ACCOUNT_NOT_LINKED_LINKING_NOT_ALLOWED",
+  "ACCOUNT_TEMPORARILY_LOCKED",
+  "AUTHENTICATION_FAILED",
+  "BACKUP_CODES_NOT_ENABLED",
   "BANNED_USER",
   "BASEURL_IS_NOT_SET_LINKS_IN_MAIL_AND_OAUTH_REDIRECTS_NEED_IT_SET_BASE_URL",
   "CALLBACKURL_IS_REQUIRED",
+  "CHALLENGE_NOT_FOUND",
   "CHANGE_EMAIL_IS_DISABLED",
+  "CHANGE_EMAIL_WITH_OTP_IS_DISABLED",
   "CONTENT_TYPE_IS_REQUIRED",
   "COULDNT_UPDATE_YOUR_EMAIL",
   "CREDENTIAL_ACCOUNT_NOT_FOUND",
   "CROSS_SITE_NAVIGATION_LOGIN_BLOCKED_THIS_REQUEST_APPEARS_TO_BE_A_CSRF_ATTACK",
   "EITHER_USERID_OR_SESSION_IS_REQUIRED",
+  "EMAIL_ALREADY_IN_USE",
   "EMAIL_AND_PASSWORD_IS_NOT_ENABLED",
   "EMAIL_AND_PASSWORD_SIGN_UP_IS_NOT_ENABLED",
   "EMAIL_CAN_NOT_BE_UPDATED",
@@ -1174,12 +1570,15 @@ export const ERROR_CODES = [
   "FAILED_TO_REFRESH_ACCESS_TOKEN",
   "FAILED_TO_RETRIEVE_INVITATION",
   "FAILED_TO_UPDATE_USER",
+  "FAILED_TO_VERIFY_REGISTRATION",
   "FIELD_NOT_ALLOWED",
   "HEADERS_IS_REQUIRED",
   "ID_TOKEN_NOT_SUPPORTED",
   "INTERNAL_SERVER_ERROR",
+  "INVALID_BACKUP_CODE",
   "INVALID_CALLBACKURL",
   "INVALID_CALLBACKURL_EXPECTED_A_STRING",
+  "INVALID_CODE",
   "INVALID_EMAIL",
   "INVALID_EMAIL_OR_PASSWORD",
   "INVALID_ERRORCALLBACKURL",
@@ -1188,12 +1587,15 @@ export const ERROR_CODES = [
   "INVALID_NEWUSERCALLBACKURL",
   "INVALID_NEWUSERCALLBACKURL_EXPECTED_A_STRING",
   "INVALID_ORIGIN",
+  "INVALID_OTP",
+  "INVALID_OTP_TYPE",
   "INVALID_PASSWORD",
   "INVALID_PERMISSION_CHECK_NO_PERMISSIONS_WERE_PASSED",
   "INVALID_REDIRECTTO_EXPECTED_A_STRING",
   "INVALID_REDIRECTURL",
   "INVALID_ROLE_TYPE",
   "INVALID_TOKEN",
+  "INVALID_TWO_FACTOR_COOKIE",
   "INVALID_USERNAME_OR_PASSWORD",
   "INVITATION_LIMIT_REACHED",
   "INVITATION_NOT_FOUND",
@@ -1201,6 +1603,7 @@ export const ERROR_CODES = [
   "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION",
   "MEMBER_NOT_FOUND",
   "MISSING_OR_NULL_ORIGIN",
+  "NEW_USER_SIGNUP_DISABLED",
   "NOT_ALLOWED_TO_DELETE_TEAMS_OR_UPDATE_THIS_TEAM",
   "NOT_ALLOWED_TO_UPDATE_OR_DELETE_THIS_ORGANIZATION",
   "NOT_FOUND",
@@ -1213,9 +1616,17 @@ export const ERROR_CODES = [
   "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED",
   "ORGANIZATION_NOT_FOUND",
   "ORGANIZATION_SLUG_ALREADY_TAKEN",
+  "OTP_EXPIRED",
+  "OTP_HAS_EXPIRED",
+  "OTP_IS_ALREADY_ENABLED",
+  "OTP_IS_REQUIRED_TO_VERIFY_CURRENT_EMAIL",
+  "OTP_NOT_ENABLED",
+  "PASSKEY_NOT_FOUND",
   "PASSWORD_CANNOT_BE_UPDATED_THROUGH_UPDATE_USER_USE_THE_SET_USER_PASSWORD_ENDPOINT_INSTEAD",
+  "PASSWORD_REQUIRED_TO_DELETE_THIS_PASSKEY",
   "PASSWORD_TOO_LONG",
   "PASSWORD_TOO_SHORT",
+  "PREVIOUSLY_REGISTERED",
   "PROVIDER_NOT_FOUND",
   "REFERENCED_RECORD_NO_LONGER_EXISTS",
   "REFRESH_TOKEN_NOT_FOUND",
@@ -1235,7 +1646,12 @@ export const ERROR_CODES = [
   "THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER",
   "TOKEN_EXPIRED",
   "TOKEN_REFRESH_NOT_SUPPORTED",
+  "TOO_MANY_ATTEMPTS",
+  "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE",
   "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER",
+  "TOTP_ALREADY_ENABLED",
+  "TOTP_NOT_ENABLED",
+  "TWO_FACTOR_NOT_ENABLED",
   "UNABLE_TO_CREATE_USER",
   "UNABLE_TO_CREATE_VERIFICATION",
   "UNABLE_TO_LINK_ACCOUNT",
@@ -1281,6 +1697,7 @@ export const ERROR_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_LIST_ORGANIZATIONS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
+  "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY",
   "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
   "YOU_ARE_NOT_ALLOWED_TO_SET_A_NON_EXISTENT_ROLE_VALUE",
