@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderCodeMail } from "../src/email/templates.js";
 import { LANGUAGES } from "../src/email/language.js";
+import { totpCode } from "../src/two-factor/totp.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient, uniqueEmail } from "./helpers/http-client.js";
@@ -175,6 +176,27 @@ describe.each(DIALECTS)("email codes on %s", (dialect) => {
         expect((await client().post("/sign-in/email-otp", { email, otp: first })).body.code).toBe("INVALID_OTP");
       }
       expect((await client().post("/sign-in/email-otp", { email, otp: second })).status).toBe(200);
+    });
+
+    it("a user with a second factor meets the second step (Better Auth's twoFactorRedirect), the code used", async () => {
+      const owner = client();
+      const { email } = await signUp(owner);
+      // The address proven first (the verification link, in the registrant's browser): else the code would hand the
+      // account over from whoever set up its factor.
+      const link = new URL((await smtp.waitFor(email)).links.find((l) => l.includes("/verify-email"))!);
+      expect((await owner.get(link.pathname.replace(/^\/api\/auth/, "") + link.search)).status).toBe(302);
+      const enable = await owner.post("/two-factor/enable", { password: PASSWORD });
+      const secret = new URL(enable.body.totpURI).searchParams.get("secret")!;
+      const confirmed = await owner.post("/two-factor/verify-totp", { code: totpCode(secret, { digits: 6, period: 30 }, clock.now()) });
+      expect(confirmed.status, confirmed.text).toBe(200);
+      const code = await sendCode(email, "sign-in");
+      const browser = client();
+      const res = await browser.post("/sign-in/email-otp", { email, otp: code });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp"] });
+      expect(browser.cookie("better-auth.session_token")).toBeUndefined();
+      expect(browser.cookie("better-auth.two_factor")).toBeDefined();
+      expect((await client().post("/sign-in/email-otp", { email, otp: code })).body.code).toBe("INVALID_OTP");
     });
 
     it("check-verification-otp checks without using the code, and gives the try back", async () => {

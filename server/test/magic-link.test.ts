@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { totpCode } from "../src/two-factor/totp.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient, uniqueEmail } from "./helpers/http-client.js";
@@ -299,6 +300,93 @@ describe.each(DIALECTS)("magic links on %s", (dialect) => {
     const sessions = await owner.get("/list-sessions");
     expect(sessions.body).toHaveLength(1);
     expect(sessions.body[0].token).toBe(res.body.token);
+  });
+
+  describe("a user with a second factor", () => {
+    const PENDING = "better-auth.two_factor";
+    const SESSION = "better-auth.session_token";
+
+    /** A user who signed up and proved the address with the mailed verification link (the client holds their session). */
+    async function verifiedUser(c: TestClient) {
+      const { email } = await signUp(c);
+      const mail = await smtp.waitFor(email);
+      const link = new URL(mail.links.find((l) => l.includes("/verify-email"))!);
+      expect((await c.get(link.pathname.replace(/^\/api\/auth/, "") + link.search)).status).toBe(302);
+      return email;
+    }
+
+    /** A user with a confirmed authenticator (TOTP); answers their secret. */
+    async function withAuthenticator(c: TestClient, password = PASSWORD) {
+      const enable = await c.post("/two-factor/enable", { password });
+      expect(enable.status, enable.text).toBe(200);
+      const secret = new URL(enable.body.totpURI).searchParams.get("secret")!;
+      const confirmed = await c.post("/two-factor/verify-totp", { code: totpCode(secret, { digits: 6, period: 30 }, clock.now()) });
+      expect(confirmed.status, confirmed.text).toBe(200);
+      clock.advance(30_000); // the code just used is spent
+      return secret;
+    }
+
+    it("a browser following the link goes to the second-step page; the link is used, and the step finishes the sign-in", async () => {
+      const owner = client();
+      const email = await verifiedUser(owner);
+      const secret = await withAuthenticator(owner);
+      try {
+        const { token } = await requestLink(email);
+        const browser = client();
+        const res = await browser.get(`/magic-link/verify?token=${token}&callbackURL=%2Fdashboard`);
+        expect(res.status).toBe(302);
+        expect(res.headers.get("location")).toBe(`${ORIGIN}/two-factor?callbackURL=%2Fdashboard`);
+        expect(browser.cookie(PENDING)).toBeDefined();
+        expect(browser.cookie(SESSION)).toBeUndefined();
+        expect((await browser.get("/get-session")).body).toBeNull();
+        // The pending step counts as the link's use.
+        const again = await client().get(`/magic-link/verify?token=${token}&callbackURL=%2Fdashboard`);
+        expect(again.headers.get("location")).toBe("/dashboard?error=INVALID_TOKEN");
+        // The second step finishes what the link began.
+        const step = await browser.post("/two-factor/verify-totp", { code: totpCode(secret, { digits: 6, period: 30 }, clock.now()) });
+        expect(step.status, step.text).toBe(200);
+        expect((await browser.get("/get-session")).body.user.email).toBe(email);
+      } finally {
+        clock.reset();
+      }
+    });
+
+    it("an API client gets Better Auth's twoFactorRedirect answer instead of a session", async () => {
+      const owner = client();
+      const email = await verifiedUser(owner);
+      await withAuthenticator(owner);
+      try {
+        const { token } = await requestLink(email);
+        const browser = client();
+        const res = await browser.get(`/magic-link/verify?token=${token}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp"] });
+        expect(browser.cookie(SESSION)).toBeUndefined();
+        expect((await client().get(`/magic-link/verify?token=${token}`)).status).toBe(401);
+      } finally {
+        clock.reset();
+      }
+    });
+
+    it("the takeover also drops the squatter's authenticator: the owner signs in without their second step", async () => {
+      const victim = uniqueEmail("victim-2fa");
+      const attacker = client();
+      await signUp(attacker, { email: victim, password: "attacker's password" });
+      await smtp.waitFor(victim);
+      try {
+        await withAuthenticator(attacker, "attacker's password");
+        const { token } = await requestLink(victim);
+        const owner = client();
+        const res = await owner.get(`/magic-link/verify?token=${token}`);
+        expect(res.status).toBe(200);
+        expect(res.body.user).toMatchObject({ email: victim, emailVerified: true, twoFactorEnabled: false });
+        expect(res.body.token).toEqual(expect.any(String));
+        expect((await owner.get("/get-session")).body.user.twoFactorEnabled).toBe(false);
+        expect((await attacker.get("/get-session")).body).toBeNull();
+      } finally {
+        clock.reset();
+      }
+    });
   });
 
   it("limits links per address, whatever client asks (and answers the same for any address)", async () => {
