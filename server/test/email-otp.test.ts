@@ -40,7 +40,11 @@ describe.each(DIALECTS)("email codes on %s", (dialect) => {
     const email = { smtpUrl: smtp.url, from: "Gatehouse <auth@app.test>" };
     [server, closed, changing, limited] = await Promise.all([
       startTestServer(dialect, { baseURL: ORIGIN, email }, { now: clock.now }),
-      startTestServer(dialect, { baseURL: ORIGIN, email, emailOTP: { disableSignUp: true } }),
+      startTestServer(dialect, {
+        baseURL: ORIGIN,
+        email,
+        emailOTP: { disableSignUp: true, overrideDefaultEmailVerification: true },
+      }),
       startTestServer(dialect, {
         baseURL: ORIGIN,
         email,
@@ -113,6 +117,26 @@ describe.each(DIALECTS)("email codes on %s", (dialect) => {
       const guess = await client(closed).post("/sign-in/email-otp", { email: unknown, otp: "123456" });
       expect(guess.status).toBe(400);
       expect(guess.body.code).toBe("INVALID_OTP");
+    });
+
+    it("with overrideDefaultEmailVerification every verification mail is a code, never a link", async () => {
+      const owner = client(closed);
+      const { email } = await signUp(owner);
+      const onSignUp = await smtp.waitFor(email);
+      expect(onSignUp.subject).toBe("Your verification code");
+      expect(onSignUp.links).toEqual([]);
+      expect((await owner.post("/send-verification-email", { email })).body).toEqual({ status: true });
+      const again = await smtp.waitFor(email);
+      expect(again.links).toEqual([]);
+      // The first code was replaced by the second.
+      if (codeOf(onSignUp) !== codeOf(again)) {
+        const stale = await owner.post("/email-otp/verify-email", { email, otp: codeOf(onSignUp) });
+        expect(stale.body.code).toBe("INVALID_OTP");
+      }
+      const res = await owner.post("/email-otp/verify-email", { email, otp: codeOf(again) });
+      expect(res.body.user).toMatchObject({ email, emailVerified: true });
+      // The registrant's browser: the password stays.
+      expect((await client(closed).post("/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
     });
 
     it("refuses a code past its five minutes with OTP_EXPIRED (the clock moved, no sleeping)", async () => {

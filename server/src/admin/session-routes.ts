@@ -3,6 +3,7 @@ import { publicSession, publicSessionSchema } from "../user/public.js";
 import { defineAdminEndpoint } from "./deps.js";
 import { findTargetUser, requirePermission, userIdSchema } from "./guard.js";
 import { ADMIN_MESSAGES } from "./messages.js";
+import { resetModuleCredentials } from "../user/credentials-reset.js";
 
 const successSchema = z.object({ success: z.boolean() });
 
@@ -53,7 +54,11 @@ export const revokeUserSessions = defineAdminEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
-    await runtime.stores.sessions.deleteUserSessions(body.userId);
+    // An administrator's "sign out everywhere" for the user: the modules end what it must (trusted devices).
+    await runtime.stores.transaction(async (stores) => {
+      await stores.sessions.deleteUserSessions(body.userId);
+      await resetModuleCredentials(runtime, stores, body.userId, "sessions-revoked");
+    });
     if (body.userId === admin.user.id) runtime.sessions.clearSessionCookies(ctx);
     return { success: true };
   },

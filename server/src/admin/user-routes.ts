@@ -17,6 +17,7 @@ import { endImpersonationsIfNoLongerAdmin, impersonationRefusal } from "./impers
 import { ADMIN_MESSAGES } from "./messages.js";
 import { adminUserData, checkAdminUserChanges } from "./user-changes.js";
 import { notifyEmailChanged, notifyPasswordChanged } from "../verification/notices.js";
+import { resetModuleCredentials } from "../user/credentials-reset.js";
 
 const TAGS = ["Admin"] as const;
 const userResponse = z.object({ user: publicUserSchema });
@@ -188,7 +189,10 @@ export const setUserPassword = defineAdminEndpoint({
     checkNewPassword(runtime, body.newPassword);
     const user = await findTargetUser(runtime, body.userId);
     const hash = await runtime.hasher.hash(body.newPassword);
-    await setCredentialPassword(runtime.stores, user.id, hash, runtime.now());
+    await runtime.stores.transaction(async (stores) => {
+      await setCredentialPassword(stores, user.id, hash, runtime.now());
+      await resetModuleCredentials(runtime, stores, user.id, "password-changed");
+    });
     notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };
   },

@@ -22,6 +22,10 @@ export interface CookieNames {
    * the password (verification/registrant-cookie.ts).
    */
   registrant: string;
+  /** The pending second step: its signed challenge token (two-factor/, API-NOTES-PLUGINS.md 2.6). */
+  twoFactor: string;
+  /** A trusted device: its signed id and token, which skip the second step in that browser. */
+  trustDevice: string;
 }
 
 /** The frozen, fully resolved configuration every module receives. Nothing below reads process.env. */
@@ -113,6 +117,8 @@ export function resolveConfig(input: GatehouseOptions, ctx: ResolveContext = {})
       adminSession: `${prefix}.admin_session`,
       state: `${prefix}.state`,
       registrant: `${prefix}.registrant`,
+      twoFactor: `${prefix}.two_factor`,
+      trustDevice: `${prefix}.trust_device`,
     },
     rateLimitEnabled: options.rateLimit.enabled ?? ctx.nodeEnv !== "test",
     hashConcurrency: options.password.concurrency ?? Math.max(1, availableParallelism()),

@@ -197,6 +197,53 @@ export const optionsSchema = z
     /**
      * One-time codes by mail (server/src/passwordless/): sign-in, email verification, password reset and, when
      * `changeEmail.enabled`, email change. `expiresIn` in seconds; `allowedAttempts`: tries per code, the right one
+    /**
+     * Second factors (two-factor/, README "Second factors"): TOTP, backup codes, an email code, trusted devices. On
+     * by default; users opt in. Off: the routes answer 404 and nobody meets the second step.
+     */
+    twoFactor: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        /** The name authenticator apps show beside the account (the otpauth:// URI's issuer). */
+        issuer: z.string().min(1).max(128).default("Gatehouse"),
+        totpOptions: z
+          .strictObject({
+            /** Digits of a code: 6 or 8. */
+            digits: z.union([z.literal(6), z.literal(8)]).default(6),
+            /** Seconds a code lasts (RFC 6238's time step). */
+            period: z.number().int().min(15).max(120).default(30),
+          })
+          .prefault({}),
+        otpOptions: z
+          .strictObject({
+            /** Life of a mailed code, in MINUTES (as Better Auth's option). */
+            period: z.number().int().min(1).max(60).default(3),
+            digits: z.number().int().min(6).max(10).default(6),
+            /** Codes (of any kind) one pending second step may be answered with: the last wrong one ends it. */
+            allowedAttempts: z.number().int().min(1).max(20).default(5),
+          })
+          .prefault({}),
+        backupCodeOptions: z
+          .strictObject({
+            amount: z.number().int().min(1).max(50).default(10),
+            /** Characters of a code (letters and digits), shown with a hyphen in the middle. */
+            length: z.number().int().min(8).max(32).default(10),
+          })
+          .prefault({}),
+        /** Life of the pending second step (its cookie and challenge), in seconds. */
+        twoFactorCookieMaxAge: seconds(3600).min(60).default(300),
+        /** Life of a trusted device's cookie, in seconds (renewed at each use). */
+        trustDeviceMaxAge: seconds(MAX_COOKIE_AGE).min(60).default(2_592_000),
+        /** Wrong codes for one user, across challenges, before their second step locks (follows rateLimit.enabled). */
+        accountLockout: z
+          .strictObject({
+            enabled: z.boolean().default(true),
+            maxFailedAttempts: z.number().int().min(1).max(1000).default(10),
+            durationSeconds: seconds().min(1).default(900),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
      * included. `sendVerificationOnSignUp` mails a code on sign-up; `overrideDefaultEmailVerification` mails a code
      * instead of the verification link.
      */

@@ -8,7 +8,7 @@ import { USER_MESSAGES } from "../user/messages.js";
 import { insertUserWithPassword, upgradePasswordHash } from "./credential-account.js";
 import { CREDENTIAL_MESSAGES } from "./messages.js";
 import { checkNewPassword } from "./rules.js";
-import { signIn, type SignInMethod } from "../session/sign-in.js";
+import { secondStepAnswerSchema, signIn, type SignInMethod } from "../session/sign-in.js";
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "./username.js";
 import { inBackground } from "../verification/background.js";
 import { sendVerificationMail } from "../verification/mail.js";
@@ -100,13 +100,19 @@ export const signUpEmail = defineEndpoint({
   },
 });
 
-/** The answer of every password sign-in (email or username). */
-export const signInResponseSchema = z.object({
-  redirect: z.boolean(),
-  token: z.string(),
-  url: z.string().optional(),
-  user: publicUserSchema,
-});
+/**
+ * The answer of every password sign-in (email or username): the session, or, for a user with a second factor,
+ * Better Auth's twoFactorRedirect (the endpoint runner's answer to SecondStepRequired).
+ */
+export const signInResponseSchema = z.union([
+  z.object({
+    redirect: z.boolean(),
+    token: z.string(),
+    url: z.string().optional(),
+    user: publicUserSchema,
+  }),
+  secondStepAnswerSchema,
+]);
 
 export const signInEmail = defineEndpoint({
   method: "POST",

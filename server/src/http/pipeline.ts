@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Runtime } from "../runtime.js";
 import { isSessionFresh } from "../session/freshness.js";
 import { SESSION_MESSAGES } from "../session/messages.js";
+import { SecondStepRequired } from "../session/sign-in.js";
 import { isForeignKeyViolation } from "../storage/constraint-errors.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { parseCookies, serializeCookie, type CookieAttributes } from "./cookies.js";
@@ -244,6 +245,11 @@ export async function runEndpoint(runtime: Runtime, endpoint: AnyEndpoint, call:
     result = await endpoint.handler(ctx as never);
   } catch (error) {
     if (isForeignKeyViolation(error)) throw await referenceGone(runtime, ctx);
+    // A sign-in that owes a second step (session/sign-in.ts): Better Auth's answer, with the cookies the policy set
+    // (the pending step's, the session's expired). Routes a browser navigates to catch it and redirect instead.
+    if (error instanceof SecondStepRequired) {
+      return { status: 200, data: { twoFactorRedirect: true, twoFactorMethods: [...error.methods] }, headers };
+    }
     throw error;
   }
   if (isRedirect(result)) {

@@ -63,9 +63,9 @@ export function verifyCookieCache(value: string, secret: string): VerifiedCookie
   if (!safeEqual(expected, payload.signature)) return null;
   if (inner.version !== COOKIE_CACHE_VERSION || !inner.session || typeof inner.session !== "object") return null;
   if (typeof inner.updatedAt !== "number") return null;
-  const session = revive<SessionAndUser["session"]>(inner.session);
+  const session = revive<SessionAndUser["session"]>({ loginMethod: null, factors: null, ...inner.session });
   if (!(session.expiresAt instanceof Date)) return null;
-  const user = revive<SessionAndUser["user"]>({ lang: null, ...inner.user });
+  const user = revive<SessionAndUser["user"]>({ lang: null, twoFactorEnabled: false, ...inner.user });
   return { data: { session, user }, issuedAt: inner.updatedAt, expiresAt };
 }
 

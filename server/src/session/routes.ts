@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { publicSession, publicSessionSchema, publicUser, sessionDataSchema, statusSchema } from "../user/public.js";
+import { resetModuleCredentials } from "../user/credentials-reset.js";
 
 /** Query booleans: "true"/"1"/"" mean true, "false"/"0" false; anything else is a validation error. */
 export const queryBoolean = z
@@ -91,8 +92,14 @@ export const revokeSessions = defineEndpoint({
   summary: "Revoke every session of the signed-in user, this one included",
   tags: ["Session"],
   async handler(ctx) {
-    await ctx.runtime.stores.sessions.deleteUserSessions(ctx.session!.user.id);
-    ctx.runtime.sessions.clearSessionCookies(ctx);
+    const { runtime } = ctx;
+    const userId = ctx.session!.user.id;
+    // "Sign out everywhere": the modules end what it must too (trusted devices, pending second steps).
+    await runtime.stores.transaction(async (stores) => {
+      await stores.sessions.deleteUserSessions(userId);
+      await resetModuleCredentials(runtime, stores, userId, "sessions-revoked");
+    });
+    runtime.sessions.clearSessionCookies(ctx);
     return { status: true };
   },
 });
@@ -107,7 +114,11 @@ export const revokeOtherSessions = defineEndpoint({
   tags: ["Session"],
   async handler(ctx) {
     const { user, session } = ctx.session!;
-    await ctx.runtime.stores.sessions.deleteUserSessions(user.id, session.token);
+    // Signing out every other browser: their trusted devices end as well (this one's too: README "Second factors").
+    await ctx.runtime.stores.transaction(async (stores) => {
+      await stores.sessions.deleteUserSessions(user.id, session.token);
+      await resetModuleCredentials(ctx.runtime, stores, user.id, "sessions-revoked");
+    });
     return { status: true };
   },
 });

@@ -26,6 +26,8 @@ export interface NewSessionOptions {
   overrides?: Partial<Session>;
   /** Recorded on the session: how the user signed in (session/sign-in.ts). */
   loginMethod?: string | undefined;
+  /** Recorded on the session: the factors the sign-in proved (session/sign-in.ts). */
+  factors?: readonly string[] | undefined;
 }
 
 export interface ClientInfo {
@@ -135,6 +137,7 @@ export function createSessionService(config: Config, stores: Stores, now: () => 
       activeTeamId: null,
       impersonatedBy: null,
       loginMethod: opts.loginMethod ?? null,
+      factors: opts.factors ? [...opts.factors] : null,
       ...opts.overrides,
     };
   };

@@ -1,7 +1,9 @@
+import { z } from "zod";
 import { admitUser, bannedUserError, clientInfo } from "../credentials/rules.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import type { Session, User } from "../storage/index.js";
+import { secondFactorPolicy } from "../two-factor/policy.js";
 
 /**
  * How a user signed in, recorded on the session (session.loginMethod) and, for a method the user chose on the
@@ -13,6 +15,28 @@ export type SignInMethod = string;
 
 /** Ways in the user did not pick on the sign-in page: they never become the browser's "last used" method. */
 const NOT_CHOSEN: ReadonlySet<SignInMethod> = new Set(["email-verification", "impersonation"]);
+
+/**
+ * The factor a sign-in method proves by itself, first on the session's `factors`: "password" (email or username and
+ * password), "email" (a mailed link or code: the mailbox), "passkey", "impersonation" (an administrator's), and
+ * "social" for a provider (redirect or ID token). A second step adds its own ("totp", "otp", "backup-code").
+ */
+export function firstFactorOf(method: SignInMethod): string {
+  switch (method) {
+    case "email":
+    case "username":
+      return "password";
+    case "email-verification":
+    case "magic-link":
+    case "email-otp":
+      return "email";
+    case "passkey":
+    case "impersonation":
+      return method;
+    default:
+      return "social";
+  }
+}
 
 /** Better Auth's lastLoginMethod cookie life: 30 days. */
 const LAST_USED_COOKIE_LIFE = 2_592_000;
@@ -26,17 +50,26 @@ export interface SignInAttempt {
   renewalOf?: Session | undefined;
   /** SignInOptions.factors. */
   factors?: readonly string[] | undefined;
+  /** SignInOptions.rememberMe (true unless turned off): a second step keeps it for the session it opens. */
+  rememberMe: boolean;
 }
 
 /**
  * A sign-in policy: runs after the ban check and before the session exists; refuses by throwing SignInRefused (or
- * any APIError). None today. The second factor hooks in here and nowhere else: it looks at the attempt (method,
- * user, impersonation, renewal) and refuses or diverts a sign-in that still owes a factor, whichever way in it came.
+ * any APIError), or lets it through, answering the factors it found proven (a trusted device), which the session
+ * records. The second factor (two-factor/policy.ts) hooks in here and nowhere else: it looks at the attempt (method,
+ * user, impersonation, renewal, factors) and diverts a sign-in that still owes a factor, whichever way in it came.
  */
-export type SignInPolicy = (ctx: EndpointContext, attempt: SignInAttempt) => void | Promise<void>;
+export type SignInPolicy = (
+  ctx: EndpointContext,
+  attempt: SignInAttempt,
+) => void | readonly string[] | Promise<void | readonly string[]>;
 
-/** The policies every sign-in runs, in order. A module owning one (the second factor) lists it here. */
-const POLICIES: readonly SignInPolicy[] = [];
+/**
+ * The policies every sign-in runs, in order. A module owning one (the second factor) lists it here. Each is reached
+ * through an arrow, so that a module importing this file while this file imports the module finds it defined.
+ */
+const POLICIES: readonly SignInPolicy[] = [(ctx, attempt) => secondFactorPolicy(ctx, attempt)];
 
 /** A sign-in refused by the ban check or a policy; a caller that must not answer with an error (a verification link) catches this one. */
 export class SignInRefused extends APIError {}
@@ -57,6 +90,14 @@ export class SecondStepRequired extends Error {
     super("second step required");
   }
 }
+
+/** The endpoint runner's answer to SecondStepRequired (API-NOTES-PLUGINS.md 2.6), for the sign-in routes' schemas. */
+export const secondStepAnswerSchema = z
+  .object({ twoFactorRedirect: z.literal(true), twoFactorMethods: z.array(z.string()) })
+  .meta({
+    id: "TwoFactorRedirect",
+    description: "The user owes a second step: no session yet; the pending step's cookie is set (two-factor routes)",
+  });
 
 export interface SignInOptions {
   method: SignInMethod;
@@ -96,13 +137,27 @@ export async function signIn(
     throw new SignInRefused(banned.status, banned.message, { code: banned.code });
   }
   const method = opts.renewalOf?.loginMethod ?? opts.method;
+  const rememberMe = opts.impersonation ? false : (opts.rememberMe ?? true);
+  const proven: string[] = [];
   for (const policy of POLICIES) {
-    await policy(ctx, { user, method, impersonatedBy: opts.impersonation?.by, renewalOf: opts.renewalOf, factors: opts.factors });
+    const found = await policy(ctx, {
+      user,
+      method,
+      impersonatedBy: opts.impersonation?.by,
+      renewalOf: opts.renewalOf,
+      factors: opts.factors,
+      rememberMe,
+    });
+    if (found) proven.push(...found);
   }
+  // The first factor, then the others proven: a renewal keeps what the session it replaces had proven.
+  const first = opts.renewalOf?.factors ?? [firstFactorOf(method)];
+  const factors = [...new Set([...first, ...(opts.factors ?? []), ...proven])];
 
   const sessionOptions = {
-    rememberMe: opts.impersonation ? false : (opts.rememberMe ?? true),
+    rememberMe,
     loginMethod: method,
+    factors,
     overrides: opts.impersonation
       ? { expiresAt: opts.impersonation.expiresAt, impersonatedBy: opts.impersonation.by }
       : undefined,

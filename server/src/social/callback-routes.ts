@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
+import { SecondStepRequired } from "../session/sign-in.js";
 import { linkProfileToUser } from "./account-linking.js";
 import type { OAuthProvider, OAuthTokens, ProviderProfile } from "./provider.js";
 import { completeProviderSignIn } from "./sign-in-flow.js";
@@ -92,7 +93,14 @@ export const callbackOAuth = defineEndpoint({
 
     if (state.link) return finishLink(ctx, provider, profile, tokens, state);
 
-    const result = await completeProviderSignIn(ctx, provider, profile, tokens, state.requestSignUp ?? false);
+    let result: Awaited<ReturnType<typeof completeProviderSignIn>>;
+    try {
+      result = await completeProviderSignIn(ctx, provider, profile, tokens, state.requestSignUp ?? false);
+    } catch (error) {
+      // A user with a second factor: the web app's second-step page, then where the flow was going.
+      if (error instanceof SecondStepRequired) return redirectTo(error.secondStepURL(state.callbackURL));
+      throw error;
+    }
     if (!result.ok) {
       if (result.reason === "banned") return failTo(ctx, errorURL, "banned", runtime.config.admin.bannedUserMessage);
       return failTo(ctx, errorURL, result.reason.replace(/ /g, "_"));

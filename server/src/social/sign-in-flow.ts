@@ -1,4 +1,4 @@
-import { signIn, SignInRefused } from "../session/sign-in.js";
+import { SecondStepRequired, signIn, SignInRefused } from "../session/sign-in.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import type { Session, User } from "../storage/index.js";
 import { profileEmail, signInWithProfile, type SignInFailure } from "./account-linking.js";
@@ -31,6 +31,8 @@ export async function completeProviderSignIn(
     const { user, session } = await signIn(ctx, outcome.user, { method: provider.id });
     return { ok: true, user, session, isNewUser: outcome.isNewUser };
   } catch (error) {
+    // The user owes a second step: the caller answers it (the callback redirects, the ID token's route lets it through).
+    if (error instanceof SecondStepRequired) throw error;
     if (error instanceof SignInRefused) {
       if (error.code === "BANNED_USER") return { ok: false, reason: "banned" };
       throw error;

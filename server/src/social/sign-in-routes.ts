@@ -3,6 +3,7 @@ import { bannedUserError } from "../credentials/rules.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { SESSION_MESSAGES } from "../session/messages.js";
+import { secondStepAnswerSchema } from "../session/sign-in.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { startAuthorization } from "./authorize.js";
 import { idTokenBody, tokensFromIdToken, verifyPostedIdToken } from "./id-token.js";
@@ -47,6 +48,7 @@ export const signInSocial = defineEndpoint({
   response: z.union([
     redirectAnswerSchema,
     z.object({ redirect: z.literal(false), token: z.string(), url: z.string().optional(), user: publicUserSchema }),
+    secondStepAnswerSchema,
   ]),
   summary: "Sign in with a social provider: the provider's authorization URL, or a session for a posted ID token",
   tags: ["Social sign-in"],

@@ -72,6 +72,8 @@ export const CORE_TABLE_SPECS: TableSpecs<CoreTables> = {
       lang: text,
       // lastLoginMethod plugin (storeInDatabase): the method of the user's last sign-in
       lastLoginMethod: text,
+      // twoFactor plugin (two-factor/): whether the user has a second factor
+      twoFactorEnabled: { type: "bool", default: 0 },
     },
     indexes: [
       { name: "user_email_uidx", columns: ["email"], unique: true },
@@ -96,6 +98,8 @@ export const CORE_TABLE_SPECS: TableSpecs<CoreTables> = {
       impersonatedBy: text,
       // Gatehouse's own: how the session was signed in to (session/sign-in.ts)
       loginMethod: text,
+      // Gatehouse's own: the factors the sign-in proved, comma-joined (session/sign-in.ts)
+      factors: text,
     },
     indexes: [
       { name: "session_token_uidx", columns: ["token"], unique: true },

@@ -14,6 +14,8 @@ export interface User {
   banReason: string | null;
   banExpires: Date | null;
   lang: string | null;
+  /** The user has a second factor: every sign-in meets the second step (two-factor/). */
+  twoFactorEnabled: boolean;
 }
 
 export interface Session {
@@ -30,6 +32,12 @@ export interface Session {
   impersonatedBy: string | null;
   /** How the user signed in (session/sign-in.ts): "email", "username", a provider id, ...; null on older sessions. */
   loginMethod: string | null;
+  /**
+   * The factors its sign-in proved (session/sign-in.ts): the first ("password", "email", "social", "passkey", ...)
+   * and any second ("totp", "otp", "backup-code"); null on sessions made before they were recorded (and absent on
+   * a session read from the cookie cache, which does not carry them).
+   */
+  factors?: string[] | null;
 }
 
 export interface Account {

@@ -27,6 +27,8 @@ export interface UserTable {
   lang: string | null;
   /** The method of the user's last sign-in, written only with lastLoginMethod.storeInDatabase (migration 0009). */
   lastLoginMethod: string | null;
+  /** twoFactor plugin: the user has a second factor (two-factor/; migration 0010). Null reads as false. */
+  twoFactorEnabled: DbBool | null;
 }
 
 export interface SessionTable {
@@ -43,6 +45,8 @@ export interface SessionTable {
   impersonatedBy: string | null;
   /** How the session was signed in to (migration 0009). */
   loginMethod: string | null;
+  /** The factors its sign-in proved, comma-joined ("password,totp"; migration 0010). */
+  factors: string | null;
 }
 
 export interface AccountTable {

@@ -20,6 +20,7 @@ export function toSession(row: Selectable<SessionTable>): Session {
     activeTeamId: row.activeTeamId ?? null,
     impersonatedBy: row.impersonatedBy ?? null,
     loginMethod: row.loginMethod ?? null,
+    factors: row.factors ? row.factors.split(",") : null,
   };
 }
 
@@ -30,6 +31,7 @@ export function toSessionRow(session: Session) {
     expiresAt: dbDate(session.expiresAt),
     createdAt: dbDate(session.createdAt),
     updatedAt: dbDate(session.updatedAt),
+    factors: session.factors && session.factors.length > 0 ? session.factors.join(",") : null,
   };
 }
 
@@ -46,6 +48,7 @@ const SESSION_COLUMNS = [
   "activeTeamId",
   "impersonatedBy",
   "loginMethod",
+  "factors",
 ] as const;
 const USER_COLUMNS = [
   "id",
@@ -62,6 +65,7 @@ const USER_COLUMNS = [
   "banReason",
   "banExpires",
   "lang",
+  "twoFactorEnabled",
 ] as const;
 
 export interface SessionAndUser {

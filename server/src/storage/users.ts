@@ -19,6 +19,7 @@ export function toUser(row: Selectable<UserTable>): User {
     banReason: row.banReason ?? null,
     banExpires: toDateOrNull(row.banExpires),
     lang: row.lang ?? null,
+    twoFactorEnabled: toBool(row.twoFactorEnabled),
   };
 }
 
@@ -72,6 +73,7 @@ function newUserModel(user: NewUser): User {
     banReason: user.banReason ?? null,
     banExpires: user.banExpires ?? null,
     lang: user.lang ?? null,
+    twoFactorEnabled: false,
   };
 }
 

@@ -15,6 +15,7 @@ export function newUserRecord(fields: Pick<User, "name" | "email" | "role"> & Pa
     banReason: null,
     banExpires: null,
     lang: null,
+    twoFactorEnabled: false,
     ...fields,
   };
 }

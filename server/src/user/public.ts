@@ -18,6 +18,7 @@ export function publicUser(user: User) {
     banReason: user.banReason,
     banExpires: user.banExpires,
     lang: user.lang,
+    twoFactorEnabled: user.twoFactorEnabled,
   };
 }
 
@@ -62,6 +63,7 @@ export const publicUserSchema = z.object({
   banReason: z.string().nullable(),
   banExpires: dateTime.nullable(),
   lang: z.string().nullable().describe('The language the user\'s mail is written in ("de"), or null when never chosen'),
+  twoFactorEnabled: z.boolean().describe("The user has a second factor: their sign-ins meet the second step"),
 }).meta({ id: "User", description: "The public user object every answer carries: never a password or an account's token" });
 
 export const publicSessionSchema = z.object({

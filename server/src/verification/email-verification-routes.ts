@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
-import { signIn, SignInRefused } from "../session/sign-in.js";
+import { secondStepAnswerSchema, SecondStepRequired, signIn, SignInRefused } from "../session/sign-in.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
+import { resetModuleCredentials } from "../user/credentials-reset.js";
 import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { answerNoSoonerThan, inBackground } from "./background.js";
@@ -96,8 +97,10 @@ interface LinkOutcome {
  * Proving the mailbox of an unverified address that holds a password is the moment a pre-registration takeover
  * would succeed: someone else may have signed up with the address and chosen that password. Unless the proof comes
  * from the registrant's own browser (`byRegistrant`), every session of the user ends and the password goes, in the
- * same transaction; the mailbox owner can then set a password by reset. Every other verification link of the user
- * is deleted with the proof, so no older link signs in later.
+ * same transaction, and so does what that registrant may have set up besides (the modules' onCredentialsReset,
+ * "mailbox-proven": second factors, trusted devices), so the owner is not met by someone else's second step; the
+ * mailbox owner can then set a password by reset. Every other verification link of the user is deleted with the
+ * proof, so no older link signs in later.
  */
 async function useEmailToken(
   runtime: Runtime,
@@ -134,10 +137,13 @@ async function useEmailToken(
       if (credential?.password) {
         await stores.accounts.clearAccountPassword(credential.id, now);
         await stores.sessions.deleteUserSessions(user.id);
+        await resetModuleCredentials(runtime, stores, user.id, "mailbox-proven");
         passwordRemoved = true;
       }
     }
-    return { user: verified, proven: true, passwordRemoved };
+    // The modules may have changed the user (second factors removed): answer the row as it is now.
+    const current = passwordRemoved ? ((await stores.users.findUserById(user.id)) ?? verified) : verified;
+    return { user: current, proven: true, passwordRemoved };
   });
 }
 
@@ -149,7 +155,10 @@ export const verifyEmail = defineEndpoint({
   carriesToken: true,
   query: z.object({ token: z.string().min(1).max(4096), callbackURL: z.string().max(2048).optional() }),
   callbackFields: ["callbackURL"],
-  response: z.object({ status: z.boolean(), user: publicUserSchema, passwordRemoved: z.boolean().optional() }),
+  response: z.union([
+    z.object({ status: z.boolean(), user: publicUserSchema, passwordRemoved: z.boolean().optional() }),
+    secondStepAnswerSchema,
+  ]),
   summary: "Use a mailed verification (or email-change) link, once",
   tags: ["Email verification"],
   async handler(ctx) {
@@ -182,25 +191,26 @@ export const verifyEmail = defineEndpoint({
     }
     if (proven) clearRegistrant(ctx);
 
+    // The page the link lands on says what happened from these markers alone: `verified=true` only when the
+    // address is verified now (never on a failure, which carries `error=…` instead), `passwordRemoved=true` when
+    // this proof removed the password. An email change lands on its own callback without a marker.
+    const markers: Record<string, string> = claims.purpose === "change-email" ? {} : { verified: "true" };
+    if (passwordRemoved) markers.passwordRemoved = "true";
+    const landing = query.callbackURL && Object.keys(markers).length > 0 ? withQuery(query.callbackURL, markers) : query.callbackURL;
     if (current && current.user.id === updated.id && !passwordRemoved) {
       runtime.sessions.setSessionCookies(ctx, { session: current.session, user: updated });
     } else if (runtime.config.emailVerification.autoSignInAfterVerification && proven) {
       // Only the link that proved the address signs in, once; a banned user's address is verified all the same,
-      // but they are not signed in.
+      // but they are not signed in. A user with a second factor meets the second step: a link with a callback
+      // leads to the web app's second-step page (then the callback), a JSON answer is the runner's twoFactorRedirect.
       try {
         await signIn(ctx, updated, { method: "email-verification" });
       } catch (error) {
+        if (error instanceof SecondStepRequired && landing) return redirectTo(error.secondStepURL(landing));
         if (!(error instanceof SignInRefused)) throw error;
       }
     }
-    if (query.callbackURL) {
-      // The page the link lands on says what happened from these markers alone: `verified=true` only when the
-      // address is verified now (never on a failure, which carries `error=…` instead), `passwordRemoved=true` when
-      // this proof removed the password. An email change lands on its own callback without a marker.
-      const markers: Record<string, string> = claims.purpose === "change-email" ? {} : { verified: "true" };
-      if (passwordRemoved) markers.passwordRemoved = "true";
-      return redirectTo(Object.keys(markers).length > 0 ? withQuery(query.callbackURL, markers) : query.callbackURL);
-    }
+    if (landing) return redirectTo(landing);
     return { status: true, user: publicUser(updated), ...(passwordRemoved ? { passwordRemoved: true } : {}) };
   },
 });

@@ -8,6 +8,7 @@ import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
+import { resetModuleCredentials } from "../user/credentials-reset.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema, statusSchema } from "../user/public.js";
@@ -148,6 +149,8 @@ export const resetPassword = defineEndpoint({
       const user = await stores.users.findUserById(consumed.value);
       if (!user) throw new APIError("BAD_REQUEST", USER_MESSAGES.USER_NOT_FOUND);
       await setCredentialPassword(stores, user.id, hash, now);
+      // What a password change ends in the modules (trusted devices, pending second steps), with the change.
+      await resetModuleCredentials(runtime, stores, user.id, "password-changed");
       if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
         await stores.sessions.deleteUserSessions(user.id);
       }
@@ -187,6 +190,7 @@ export const changePassword = defineEndpoint({
     const now = runtime.now();
     await runtime.stores.transaction(async (stores) => {
       await setCredentialPassword(stores, user.id, hash, now);
+      await resetModuleCredentials(runtime, stores, user.id, "password-changed");
       if (body.revokeOtherSessions) await stores.sessions.deleteUserSessions(user.id);
     });
     notifyPasswordChanged(runtime, ctx.headers, user);
@@ -215,7 +219,10 @@ export const setPassword = defineEndpoint({
     const account = await runtime.stores.accounts.findCredentialAccount(user.id);
     if (account?.password) throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.USER_ALREADY_HAS_A_PASSWORD);
     const hash = await runtime.hasher.hash(body.newPassword);
-    await runtime.stores.transaction((stores) => setCredentialPassword(stores, user.id, hash, runtime.now()));
+    await runtime.stores.transaction(async (stores) => {
+      await setCredentialPassword(stores, user.id, hash, runtime.now());
+      await resetModuleCredentials(runtime, stores, user.id, "password-changed");
+    });
     notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };
   },

@@ -42,6 +42,7 @@ export function userRecord(createdAt: Date, overrides: Partial<User> = {}): User
     banReason: null,
     banExpires: null,
     lang: null,
+    twoFactorEnabled: false,
     ...overrides,
   };
 }

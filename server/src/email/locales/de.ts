@@ -66,6 +66,14 @@ export const de: MailCatalog = {
       subject: "Bestätige deine neue E-Mail-Adresse",
       intro: "Gib diesen Code ein, um {email} zur E-Mail-Adresse deines Kontos zu machen:",
     },
+    twoFactorSignIn: {
+      subject: "Dein Bestätigungscode für die Anmeldung",
+      intro: "Gerade hat jemand begonnen, sich als {email} bei {appName} anzumelden. Wenn du das nicht warst, ändere sofort dein Passwort. Gib diesen Code ein, um die Anmeldung abzuschließen:",
+    },
+    twoFactorEnrol: {
+      subject: "Bestätige deine Anmeldecodes per E-Mail",
+      intro: "Gib diesen Code ein, um deine Anmeldecodes für {appName} an {email} zu erhalten:",
+    },
   },
   codeExpires: "Der Code ist {duration} gültig und funktioniert nur einmal.",
   codeNeverShare: "Gib diesen Code niemandem weiter: {appName} wird dich nie danach fragen.",

@@ -66,6 +66,14 @@ export const en: MailCatalog = {
       subject: "Confirm your new email address",
       intro: "Enter this code to make {email} the email address of your account:",
     },
+    twoFactorSignIn: {
+      subject: "Your sign-in verification code",
+      intro: "Someone just started signing in to {appName} as {email}. If it was not you, change your password now. To finish signing in, enter this code:",
+    },
+    twoFactorEnrol: {
+      subject: "Confirm your sign-in codes by email",
+      intro: "Enter this code to receive your sign-in codes for {appName} at {email}:",
+    },
   },
   codeExpires: "The code is valid for {duration} and works once.",
   codeNeverShare: "Never give this code to anyone: {appName} will never ask you for it.",

@@ -66,6 +66,14 @@ export const es: MailCatalog = {
       subject: "Confirma tu nueva dirección de correo",
       intro: "Introduce este código para que {email} sea la dirección de correo de tu cuenta:",
     },
+    twoFactorSignIn: {
+      subject: "Tu código de verificación de inicio de sesión",
+      intro: "Alguien acaba de empezar a iniciar sesión en {appName} como {email}. Si no has sido tú, cambia tu contraseña ahora. Para terminar de iniciar sesión, introduce este código:",
+    },
+    twoFactorEnrol: {
+      subject: "Confirma tus códigos de inicio de sesión por correo",
+      intro: "Introduce este código para recibir tus códigos de inicio de sesión de {appName} en {email}:",
+    },
   },
   codeExpires: "El código es válido durante {duration} y funciona una sola vez.",
   codeNeverShare: "No compartas este código con nadie: {appName} nunca te lo pedirá.",

@@ -66,6 +66,14 @@ export const fr: MailCatalog = {
       subject: "Confirmez votre nouvelle adresse e-mail",
       intro: "Saisissez ce code pour faire de {email} l'adresse e-mail de votre compte :",
     },
+    twoFactorSignIn: {
+      subject: "Votre code de vérification de connexion",
+      intro: "Quelqu'un vient de commencer à se connecter à {appName} en tant que {email}. Si ce n'était pas vous, changez votre mot de passe maintenant. Pour terminer la connexion, saisissez ce code :",
+    },
+    twoFactorEnrol: {
+      subject: "Confirmez vos codes de connexion par e-mail",
+      intro: "Saisissez ce code pour recevoir vos codes de connexion à {appName} à l'adresse {email} :",
+    },
   },
   codeExpires: "Le code est valable {duration} et ne fonctionne qu'une fois.",
   codeNeverShare: "Ne communiquez ce code à personne : {appName} ne vous le demandera jamais.",

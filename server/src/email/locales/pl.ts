@@ -66,6 +66,14 @@ export const pl: MailCatalog = {
       subject: "Potwierdź nowy adres e-mail",
       intro: "Wpisz ten kod, aby {email} stał się adresem e-mail Twojego konta:",
     },
+    twoFactorSignIn: {
+      subject: "Twój kod weryfikacyjny logowania",
+      intro: "Ktoś właśnie zaczął logowanie do {appName} jako {email}. Jeśli to nie Ty, natychmiast zmień hasło. Aby dokończyć logowanie, wpisz ten kod:",
+    },
+    twoFactorEnrol: {
+      subject: "Potwierdź otrzymywanie kodów logowania e-mailem",
+      intro: "Wpisz ten kod, aby otrzymywać kody logowania do {appName} na adres {email}:",
+    },
   },
   codeExpires: "Kod jest ważny przez {duration} i działa tylko raz.",
   codeNeverShare: "Nigdy nikomu nie podawaj tego kodu: {appName} nigdy o niego nie poprosi.",

@@ -66,6 +66,14 @@ export const tr: MailCatalog = {
       subject: "Yeni e-posta adresinizi onaylayın",
       intro: "{email} adresini hesabınızın e-posta adresi yapmak için bu kodu girin:",
     },
+    twoFactorSignIn: {
+      subject: "Giriş doğrulama kodunuz",
+      intro: "Az önce biri {appName} hizmetine {email} olarak giriş yapmaya başladı. Bu siz değilseniz parolanızı hemen değiştirin. Girişi tamamlamak için bu kodu girin:",
+    },
+    twoFactorEnrol: {
+      subject: "Giriş kodlarını e-postayla almayı onaylayın",
+      intro: "{appName} giriş kodlarınızı {email} adresine almak için bu kodu girin:",
+    },
   },
   codeExpires: "Kod {duration} boyunca geçerlidir ve yalnızca bir kez çalışır.",
   codeNeverShare: "Bu kodu kimseyle paylaşmayın: {appName} sizden asla bu kodu istemez.",

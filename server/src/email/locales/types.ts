@@ -48,8 +48,11 @@ export interface MailCatalog {
   codeNeverShare: string;
 }
 
-/** What a mailed code is for (passwordless/email-otp). */
-export type CodeMailKind = "signIn" | "emailVerification" | "forgetPassword" | "changeEmail";
+/**
+ * What a mailed code is for: passwordless/email-otp's, and the second step's (two-factor/mail.ts: at a sign-in, and
+ * while the user proves the mailbox before the email code becomes a second factor).
+ */
+export type CodeMailKind = "signIn" | "emailVerification" | "forgetPassword" | "changeEmail" | "twoFactorSignIn" | "twoFactorEnrol";
 
 /** A message that tells rather than asks: no link to confirm, nothing expires. */
 export interface MailNotice {

@@ -1,0 +1,483 @@
+import { sql, type Kysely, type Selectable } from "kysely";
+import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "../../storage/rows.js";
+import type {
+  TwoFactorChallengeTable,
+  TwoFactorDatabase as Database,
+  TwoFactorTable,
+  TwoFactorTrustedDeviceTable,
+} from "../tables.js";
+
+/** A user's second factors (one row per user): the TOTP secret still sealed, the lockout counters. */
+export interface TwoFactorRecord {
+  id: string;
+  userId: string;
+  /** Sealed ("" when the user has no authenticator). */
+  secret: string;
+  verified: boolean;
+  failedVerificationCount: number;
+  lockedUntil: Date | null;
+  lastTotpStep: number | null;
+  pendingAttempts: number;
+  totpEnabledAt: Date | null;
+  otpEnabledAt: Date | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+export type ChallengeKind = "sign-in" | "enrol-otp";
+
+export interface TwoFactorChallenge {
+  id: string;
+  kind: ChallengeKind;
+  userId: string;
+  method: string | null;
+  factors: string[];
+  rememberMe: boolean;
+  attempts: number;
+  otpHash: string | null;
+  otpExpiresAt: Date | null;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface TrustedDevice {
+  id: string;
+  userId: string;
+  userAgent: string | null;
+  expiresAt: Date;
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
+function toRecord(row: Selectable<TwoFactorTable>): TwoFactorRecord {
+  return {
+    id: row.id,
+    userId: row.userId,
+    secret: row.secret ?? "",
+    // Better Auth's rows predate the column's use: a row without the flag is a confirmed one, as there.
+    verified: row.verified === null || row.verified === undefined ? true : toBool(row.verified),
+    failedVerificationCount: Number(row.failedVerificationCount ?? 0),
+    lockedUntil: toDateOrNull(row.lockedUntil),
+    lastTotpStep: row.lastTotpStep === null || row.lastTotpStep === undefined ? null : Number(row.lastTotpStep),
+    pendingAttempts: Number(row.pendingAttempts ?? 0),
+    totpEnabledAt: toDateOrNull(row.totpEnabledAt),
+    otpEnabledAt: toDateOrNull(row.otpEnabledAt),
+    createdAt: toDateOrNull(row.createdAt),
+    updatedAt: toDateOrNull(row.updatedAt),
+  };
+}
+
+function toChallenge(row: Selectable<TwoFactorChallengeTable>): TwoFactorChallenge {
+  return {
+    id: row.id,
+    kind: row.kind === "enrol-otp" ? "enrol-otp" : "sign-in",
+    userId: row.userId,
+    method: row.method ?? null,
+    factors: row.factors ? row.factors.split(",") : [],
+    rememberMe: toBool(row.rememberMe),
+    attempts: Number(row.attempts),
+    otpHash: row.otpHash ?? null,
+    otpExpiresAt: toDateOrNull(row.otpExpiresAt),
+    expiresAt: toDate(row.expiresAt),
+    createdAt: toDate(row.createdAt),
+  };
+}
+
+function toTrustedDevice(row: Selectable<TwoFactorTrustedDeviceTable>): TrustedDevice {
+  return {
+    id: row.id,
+    userId: row.userId,
+    userAgent: row.userAgent ?? null,
+    expiresAt: toDate(row.expiresAt),
+    createdAt: toDate(row.createdAt),
+    lastUsedAt: toDate(row.lastUsedAt),
+  };
+}
+
+const coalesced = (column: "failedVerificationCount" | "pendingAttempts") => sql<number>`coalesce(${sql.ref(column)}, 0)`;
+
+/** The factors themselves: the twoFactor row, and user.twoFactorEnabled that goes with it. */
+function factorStore(db: Kysely<Database>) {
+  return {
+    async findFactor(userId: string): Promise<TwoFactorRecord | null> {
+      const row = await db.selectFrom("twoFactor").selectAll().where("userId", "=", userId).executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+
+    /**
+     * Starts (or restarts) a TOTP enrolment: a new sealed secret waiting for its first code. Call inside a
+     * transaction holding the user's row lock (users.lockUser): the row is read, then written.
+     */
+    async startTotpEnrolment(id: string, userId: string, sealedSecret: string, now: Date): Promise<void> {
+      const values = {
+        secret: sealedSecret,
+        verified: dbBool(false),
+        pendingAttempts: 0,
+        lastTotpStep: null,
+        totpEnabledAt: null,
+        updatedAt: dbDate(now),
+      };
+      const updated = await db.updateTable("twoFactor").set(values).where("userId", "=", userId).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) > 0) return;
+      await db
+        .insertInto("twoFactor")
+        .values({
+          id,
+          userId,
+          backupCodes: "",
+          failedVerificationCount: 0,
+          lockedUntil: null,
+          otpEnabledAt: null,
+          createdAt: dbDate(now),
+          ...values,
+        })
+        .execute();
+    },
+
+    /**
+     * Counts one code against the waiting enrolment, before it is checked: answers the count, or null when there is
+     * no enrolment waiting or it has had `max` codes already (so `max` guesses at most, however many run at once).
+     */
+    async reservePendingAttempt(userId: string, max: number): Promise<number | null> {
+      const row = await db
+        .updateTable("twoFactor")
+        .set({ pendingAttempts: sql`${coalesced("pendingAttempts")} + 1` })
+        .where("userId", "=", userId)
+        .where("verified", "=", dbBool(false))
+        .where("secret", "!=", "")
+        .where(coalesced("pendingAttempts"), "<", max)
+        .returning("pendingAttempts")
+        .executeTakeFirst();
+      return row ? Number(row.pendingAttempts) : null;
+    },
+
+    /** Confirms the waiting enrolment with the step of its first code (which is then spent). False when none waits. */
+    async confirmTotp(userId: string, step: number, now: Date): Promise<boolean> {
+      const result = await db
+        .updateTable("twoFactor")
+        .set({ verified: dbBool(true), lastTotpStep: step, pendingAttempts: 0, totpEnabledAt: dbDate(now), updatedAt: dbDate(now) })
+        .where("userId", "=", userId)
+        .where("verified", "=", dbBool(false))
+        .where("secret", "!=", "")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Drops a waiting enrolment (too many wrong codes): the row goes unless it holds another factor. */
+    async discardPendingTotp(userId: string, now: Date): Promise<void> {
+      await db
+        .deleteFrom("twoFactor")
+        .where("userId", "=", userId)
+        .where("verified", "=", dbBool(false))
+        .where("otpEnabledAt", "is", null)
+        .execute();
+      await db
+        .updateTable("twoFactor")
+        .set({ secret: "", pendingAttempts: 0, updatedAt: dbDate(now) })
+        .where("userId", "=", userId)
+        .where("verified", "=", dbBool(false))
+        .execute();
+    },
+
+    /**
+     * Spends a TOTP time step: only a step later than the last one accepted is (one statement, so of two requests
+     * with the same code, or a code replayed within its window, exactly one gets through). A right code also
+     * forgets the user's wrong ones. False: the step was spent already.
+     */
+    async acceptTotpStep(userId: string, step: number, now: Date): Promise<boolean> {
+      const result = await db
+        .updateTable("twoFactor")
+        .set({ lastTotpStep: step, failedVerificationCount: 0, lockedUntil: null, updatedAt: dbDate(now) })
+        .where("userId", "=", userId)
+        .where("verified", "=", dbBool(true))
+        .where((eb) => eb.or([eb("lastTotpStep", "is", null), eb("lastTotpStep", "<", step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * One more wrong code for the user (the account lockout): once they reach `max`, the second step locks until
+     * `lockUntil` (and each further wrong code locks it again). Answers the count; null without a row.
+     */
+    async recordFailure(userId: string, max: number, lockUntil: Date): Promise<number | null> {
+      const next = sql<number>`${coalesced("failedVerificationCount")} + 1`;
+      const row = await db
+        .updateTable("twoFactor")
+        .set({
+          failedVerificationCount: next,
+          lockedUntil: sql`case when ${next} >= ${max} then ${dbDate(lockUntil)} else ${sql.ref("lockedUntil")} end`,
+        })
+        .where("userId", "=", userId)
+        .returning("failedVerificationCount")
+        .executeTakeFirst();
+      return row ? Number(row.failedVerificationCount) : null;
+    },
+
+    async clearFailures(userId: string): Promise<void> {
+      await db
+        .updateTable("twoFactor")
+        .set({ failedVerificationCount: 0, lockedUntil: null })
+        .where("userId", "=", userId)
+        .where((eb) => eb.or([eb(coalesced("failedVerificationCount"), ">", 0), eb("lockedUntil", "is not", null)]))
+        .execute();
+    },
+
+    /** Makes the email code a factor (its mailbox proven). Call in a transaction holding the user's row lock. */
+    async enableOtp(id: string, userId: string, now: Date): Promise<void> {
+      const updated = await db
+        .updateTable("twoFactor")
+        .set({ otpEnabledAt: dbDate(now), updatedAt: dbDate(now) })
+        .where("userId", "=", userId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) > 0) return;
+      await db
+        .insertInto("twoFactor")
+        .values({
+          id,
+          userId,
+          secret: "",
+          backupCodes: "",
+          verified: dbBool(false),
+          failedVerificationCount: 0,
+          lockedUntil: null,
+          lastTotpStep: null,
+          pendingAttempts: 0,
+          totpEnabledAt: null,
+          otpEnabledAt: dbDate(now),
+          createdAt: dbDate(now),
+          updatedAt: dbDate(now),
+        })
+        .execute();
+    },
+
+    /** user.twoFactorEnabled (not a profile change: updatedAt stays). */
+    async setTwoFactorEnabled(userId: string, enabled: boolean): Promise<void> {
+      await db.updateTable("user").set({ twoFactorEnabled: dbBool(enabled) }).where("id", "=", userId).execute();
+    },
+
+    /** Every second factor of the user, their backup codes, pending steps and trusted devices; 2FA off. */
+    async removeAllFactors(userId: string): Promise<void> {
+      await db.deleteFrom("twoFactor").where("userId", "=", userId).execute();
+      await db.deleteFrom("twoFactorBackupCode").where("userId", "=", userId).execute();
+      await db.deleteFrom("twoFactorChallenge").where("userId", "=", userId).execute();
+      await db.deleteFrom("twoFactorTrustedDevice").where("userId", "=", userId).execute();
+      await db.updateTable("user").set({ twoFactorEnabled: dbBool(false) }).where("id", "=", userId).execute();
+    },
+  };
+}
+
+/** Backup codes, kept as HMACs: a code can be used (its row deleted), never read back. */
+function backupCodeStore(db: Kysely<Database>) {
+  return {
+    /** Replaces every backup code of the user with these. Call in a transaction. */
+    async replaceBackupCodes(userId: string, codes: readonly { id: string; codeHash: string }[], now: Date): Promise<void> {
+      await db.deleteFrom("twoFactorBackupCode").where("userId", "=", userId).execute();
+      if (codes.length === 0) return;
+      await db
+        .insertInto("twoFactorBackupCode")
+        .values(codes.map((code) => ({ ...code, userId, createdAt: dbDate(now) })))
+        .execute();
+    },
+
+    /** Uses a code: deletes its row in one statement, so of any number of concurrent uses exactly one succeeds. */
+    async useBackupCode(userId: string, codeHash: string): Promise<boolean> {
+      const rows = await db
+        .deleteFrom("twoFactorBackupCode")
+        .where("userId", "=", userId)
+        .where("codeHash", "=", codeHash)
+        .returning("id")
+        .execute();
+      return rows.length > 0;
+    },
+
+    async countBackupCodes(userId: string): Promise<number> {
+      const row = await db
+        .selectFrom("twoFactorBackupCode")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .where("userId", "=", userId)
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
+    },
+  };
+}
+
+/** Pending second steps and email-code enrolments. */
+function challengeStore(db: Kysely<Database>) {
+  return {
+    async createChallenge(challenge: TwoFactorChallenge): Promise<void> {
+      await db
+        .insertInto("twoFactorChallenge")
+        .values({
+          ...challenge,
+          factors: challenge.factors.length > 0 ? challenge.factors.join(",") : null,
+          rememberMe: dbBool(challenge.rememberMe),
+          otpExpiresAt: challenge.otpExpiresAt ? dbDate(challenge.otpExpiresAt) : null,
+          expiresAt: dbDate(challenge.expiresAt),
+          createdAt: dbDate(challenge.createdAt),
+        })
+        .execute();
+    },
+
+    /** The challenge, while it lasts. */
+    async findChallenge(id: string, now: Date): Promise<TwoFactorChallenge | null> {
+      const row = await db
+        .selectFrom("twoFactorChallenge")
+        .selectAll()
+        .where("id", "=", id)
+        .where("expiresAt", ">", dbDate(now))
+        .executeTakeFirst();
+      return row ? toChallenge(row) : null;
+    },
+
+    /**
+     * Counts one code against the challenge before it is checked: answers the count, or null when the challenge is
+     * gone, over, or has had `max` codes already. One statement: `max` codes at most, however many run at once.
+     */
+    async reserveAttempt(id: string, max: number, now: Date): Promise<number | null> {
+      const row = await db
+        .updateTable("twoFactorChallenge")
+        .set({ attempts: sql`${sql.ref("attempts")} + 1` })
+        .where("id", "=", id)
+        .where("expiresAt", ">", dbDate(now))
+        .where("attempts", "<", max)
+        .returning("attempts")
+        .executeTakeFirst();
+      return row ? Number(row.attempts) : null;
+    },
+
+    /**
+     * Ends the challenge and answers it, in one statement: of concurrent right answers exactly one gets it. With
+     * `otpHash`, only while that is still its mailed code (a code sent since replaces it).
+     */
+    async consumeChallenge(id: string, now: Date, otpHash?: string): Promise<TwoFactorChallenge | null> {
+      let query = db.deleteFrom("twoFactorChallenge").where("id", "=", id);
+      if (otpHash !== undefined) query = query.where("otpHash", "=", otpHash);
+      const rows = await query.returningAll().execute();
+      const live = rows.map(toChallenge).filter((c) => c.expiresAt > now);
+      return live[0] ?? null;
+    },
+
+    async deleteChallenge(id: string): Promise<void> {
+      await db.deleteFrom("twoFactorChallenge").where("id", "=", id).execute();
+    },
+
+    /**
+     * A new mailed code for the challenge (the previous one stops counting); false when the challenge is over. An
+     * enrolment lives at least as long as its latest code (`extend`); a pending sign-in's life never grows.
+     */
+    async setOtp(id: string, otpHash: string, otpExpiresAt: Date, now: Date, extend = false): Promise<boolean> {
+      const until = dbDate(otpExpiresAt);
+      const result = await db
+        .updateTable("twoFactorChallenge")
+        .set({
+          otpHash,
+          otpExpiresAt: until,
+          ...(extend
+            ? { expiresAt: sql`case when ${sql.ref("expiresAt")} < ${until} then ${until} else ${sql.ref("expiresAt")} end` }
+            : {}),
+        })
+        .where("id", "=", id)
+        .where("expiresAt", ">", dbDate(now))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** The user's pending second steps (a password change or "sign out everywhere" ends them). */
+    async deleteUserChallenges(userId: string): Promise<void> {
+      await db.deleteFrom("twoFactorChallenge").where("userId", "=", userId).execute();
+    },
+
+    async deleteExpiredChallenges(userId: string, now: Date): Promise<void> {
+      await db
+        .deleteFrom("twoFactorChallenge")
+        .where("userId", "=", userId)
+        .where("expiresAt", "<=", dbDate(now))
+        .execute();
+    },
+  };
+}
+
+/** Trusted devices: a row per browser, its token kept as a hash and replaced at each use. */
+function trustedDeviceStore(db: Kysely<Database>) {
+  return {
+    async createTrustedDevice(device: TrustedDevice & { tokenHash: string }): Promise<void> {
+      await db
+        .insertInto("twoFactorTrustedDevice")
+        .values({
+          ...device,
+          expiresAt: dbDate(device.expiresAt),
+          createdAt: dbDate(device.createdAt),
+          lastUsedAt: dbDate(device.lastUsedAt),
+        })
+        .execute();
+    },
+
+    /**
+     * Uses a trusted device: while it lasts and its token is the one presented, the token is replaced and its life
+     * renewed, in one statement (a stolen cookie used once stops working for the browser it was taken from, and
+     * the other way round). False when it does not hold.
+     */
+    async rotateTrustedDevice(
+      id: string,
+      userId: string,
+      tokenHash: string,
+      next: { tokenHash: string; expiresAt: Date },
+      now: Date,
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable("twoFactorTrustedDevice")
+        .set({ tokenHash: next.tokenHash, expiresAt: dbDate(next.expiresAt), lastUsedAt: dbDate(now) })
+        .where("id", "=", id)
+        .where("userId", "=", userId)
+        .where("tokenHash", "=", tokenHash)
+        .where("expiresAt", ">", dbDate(now))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async listTrustedDevices(userId: string, now: Date): Promise<TrustedDevice[]> {
+      const rows = await db
+        .selectFrom("twoFactorTrustedDevice")
+        .selectAll()
+        .where("userId", "=", userId)
+        .where("expiresAt", ">", dbDate(now))
+        .orderBy("lastUsedAt", "desc")
+        .execute();
+      return rows.map(toTrustedDevice);
+    },
+
+    async deleteTrustedDevice(userId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom("twoFactorTrustedDevice")
+        .where("id", "=", id)
+        .where("userId", "=", userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async deleteUserTrustedDevices(userId: string): Promise<number> {
+      const result = await db.deleteFrom("twoFactorTrustedDevice").where("userId", "=", userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async deleteExpiredTrustedDevices(userId: string, now: Date): Promise<void> {
+      await db
+        .deleteFrom("twoFactorTrustedDevice")
+        .where("userId", "=", userId)
+        .where("expiresAt", "<=", dbDate(now))
+        .execute();
+    },
+  };
+}
+
+/** The two-factor module's repositories over one connection (or one transaction). */
+export function twoFactorRepositories(db: Kysely<Database>) {
+  return {
+    twoFactors: factorStore(db),
+    twoFactorBackupCodes: backupCodeStore(db),
+    twoFactorChallenges: challengeStore(db),
+    trustedDevices: trustedDeviceStore(db),
+  };
+}
+
+export type TwoFactorRepositories = ReturnType<typeof twoFactorRepositories>;

@@ -1,0 +1,290 @@
+import { z } from "zod";
+import { generateId, randomString } from "../crypto/random.js";
+import { limitMailTo } from "../http/account-limits.js";
+import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
+import { APIError } from "../http/errors.js";
+import type { User } from "../storage/index.js";
+import type { SessionAndUser } from "../storage/sessions.js";
+import { publicUser, publicUserSchema } from "../user/public.js";
+import { VERIFICATION_MESSAGES } from "../verification/messages.js";
+import { expirePendingCookie, expireTrustCookie } from "./cookies.js";
+import { enrolmentChallengeId } from "./enrolment-routes.js";
+import { sendSecondStepCode } from "./mail.js";
+import { TWO_FACTOR_FIXED_CODES, TWO_FACTOR_MESSAGES } from "./messages.js";
+import { availableMethods, confirmedTotpSecret } from "./policy.js";
+import {
+  backupCodeHash,
+  finishSecondStep,
+  invalidTwoFactorCookie,
+  otpHash,
+  otpMatches,
+  recordWrongCode,
+  refuseWhileLocked,
+  reserveAttempt,
+  resolveMode,
+  rotateSession,
+  tooManyAttempts,
+  wrongCode,
+} from "./second-step.js";
+import { twoFactorKeys } from "./secrets.js";
+import type { TwoFactorChallenge } from "./store/index.js";
+import { matchTotpStep } from "./totp.js";
+
+/**
+ * The verify routes (API-NOTES-PLUGINS.md 2.7, 2.8): with a session they confirm an enrolment (or check a code),
+ * without one they answer the pending second step the `two_factor` cookie names and open the session. Every code
+ * is counted before it is checked (second-step.ts reserveAttempt), spent in one statement (a TOTP step, a backup
+ * code's row, the challenge itself), and the challenge is consumed atomically with it.
+ */
+const TAGS = ["Two factor"] as const;
+const code = z.string().max(64);
+const trustDevice = z.boolean().optional();
+const signedIn = z.object({ token: z.string(), user: publicUserSchema });
+
+const invalidCode = () => new APIError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.INVALID_CODE);
+const totpNotEnabled = () => new APIError("BAD_REQUEST", TWO_FACTOR_MESSAGES.TOTP_NOT_ENABLED);
+const otpNotEnabled = () => new APIError("BAD_REQUEST", TWO_FACTOR_MESSAGES.OTP_NOT_ENABLED);
+
+/** Turns a user's second step on once a factor is confirmed; a factor changed, so every trusted device ends. */
+async function factorAdded(ctx: EndpointContext, current: SessionAndUser, factor: "totp" | "otp") {
+  expireTrustCookie(ctx, ctx.runtime.config);
+  const { session, user } = await rotateSession(ctx, current, factor);
+  ctx.runtime.logger.info({ userId: user.id, factor }, "second factor added");
+  return { token: session.token, user: publicUser(user) };
+}
+
+export const verifyTotp = defineEndpoint({
+  method: "POST",
+  path: "/two-factor/verify-totp",
+  changesSession: true,
+  rateLimit: "credential",
+  auth: "none",
+  carriesToken: true,
+  body: z.object({ code, trustDevice }),
+  response: signedIn,
+  summary:
+    "Answer the second step with an authenticator's code (opens the session), or confirm the authenticator being added (the session is replaced)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const mode = await resolveMode(ctx);
+    const now = runtime.now();
+    const params = runtime.config.twoFactor.totpOptions;
+    const userId = mode.user.id;
+    const row = await runtime.stores.twoFactors.findFactor(userId);
+
+    if (mode.kind === "session") {
+      const secret = row?.secret ? twoFactorKeys(runtime.config.secret).openSecret(userId, row.secret) : null;
+      if (!row || !secret) throw totpNotEnabled();
+      if (!row.verified) {
+        // Enrolment: its own attempt cap, the last wrong code discards it (enable again for a new secret).
+        const max = runtime.config.twoFactor.otpOptions.allowedAttempts;
+        const attempt = await runtime.stores.twoFactors.reservePendingAttempt(userId, max);
+        if (attempt === null) {
+          await runtime.stores.twoFactors.discardPendingTotp(userId, now);
+          throw tooManyAttempts(runtime);
+        }
+        const step = matchTotpStep(secret, body.code.trim(), params, now);
+        if (step === null) {
+          if (attempt >= max) {
+            await runtime.stores.twoFactors.discardPendingTotp(userId, now);
+            throw tooManyAttempts(runtime);
+          }
+          throw invalidCode();
+        }
+        await runtime.stores.transaction(async (stores) => {
+          await stores.users.lockUser(userId);
+          if (!(await stores.twoFactors.confirmTotp(userId, step, now))) throw invalidCode();
+          await stores.twoFactors.setTwoFactorEnabled(userId, true);
+          await stores.trustedDevices.deleteUserTrustedDevices(userId);
+        });
+        return factorAdded(ctx, mode.current, "totp");
+      }
+      // A confirmed authenticator: a check of the code, nothing to sign in to (the step is spent all the same).
+      refuseWhileLocked(runtime, row);
+      const step = matchTotpStep(secret, body.code.trim(), params, now);
+      if (step === null || !(await runtime.stores.twoFactors.acceptTotpStep(userId, step, now))) {
+        await recordWrongCode(runtime, userId);
+        throw invalidCode();
+      }
+      return { token: mode.current.session.token, user: publicUser(mode.current.user) };
+    }
+
+    const { challenge } = mode;
+    const secret = confirmedTotpSecret(runtime, row);
+    if (!secret) throw totpNotEnabled();
+    refuseWhileLocked(runtime, row);
+    const attempt = await reserveAttempt(ctx, challenge);
+    const step = matchTotpStep(secret, body.code.trim(), params, now);
+    const consumed =
+      step === null
+        ? null
+        : await runtime.stores.transaction(async (stores) => {
+            // The step first: a code already accepted (this one, replayed within its window) is a wrong code.
+            if (!(await stores.twoFactors.acceptTotpStep(userId, step, now))) return null;
+            const taken = await stores.twoFactorChallenges.consumeChallenge(challenge.id, now);
+            if (!taken) throw invalidTwoFactorCookie(runtime);
+            return taken;
+          });
+    if (!consumed) return wrongCode(ctx, challenge, attempt, invalidCode());
+    return finishSecondStep(ctx, consumed, "totp", body.trustDevice);
+  },
+});
+
+export const verifyBackupCode = defineEndpoint({
+  method: "POST",
+  path: "/two-factor/verify-backup-code",
+  changesSession: true,
+  rateLimit: "credential",
+  auth: "none",
+  carriesToken: true,
+  body: z.object({ code, disableSession: z.boolean().optional(), trustDevice }),
+  response: z.object({ token: z.string().optional(), user: publicUserSchema }),
+  summary: "Answer the second step with a backup code, which is then spent (opens the session unless disableSession)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const mode = await resolveMode(ctx);
+    const userId = mode.user.id;
+    const row = await runtime.stores.twoFactors.findFactor(userId);
+    refuseWhileLocked(runtime, row);
+    if ((await runtime.stores.twoFactorBackupCodes.countBackupCodes(userId)) === 0) {
+      throw new APIError("BAD_REQUEST", TWO_FACTOR_FIXED_CODES.BACKUP_CODES_NOT_ENABLED, { code: "BACKUP_CODES_NOT_ENABLED" });
+    }
+    const hash = backupCodeHash(runtime, userId, body.code.trim());
+    const wrong = () => new APIError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.INVALID_BACKUP_CODE);
+
+    if (mode.kind === "session") {
+      if (!(await runtime.stores.twoFactorBackupCodes.useBackupCode(userId, hash))) {
+        await recordWrongCode(runtime, userId);
+        throw wrong();
+      }
+      return { token: mode.current.session.token, user: publicUser(mode.current.user) };
+    }
+
+    const { challenge } = mode;
+    const attempt = await reserveAttempt(ctx, challenge);
+    const now = runtime.now();
+    const consumed = await runtime.stores.transaction(async (stores) => {
+      if (!(await stores.twoFactorBackupCodes.useBackupCode(userId, hash))) return null;
+      const taken = await stores.twoFactorChallenges.consumeChallenge(challenge.id, now);
+      if (!taken) throw invalidTwoFactorCookie(runtime);
+      return taken;
+    });
+    if (!consumed) return wrongCode(ctx, challenge, attempt, wrong());
+    await runtime.stores.twoFactors.clearFailures(userId);
+    if (body.disableSession) {
+      // Better Auth's option: the code proven and spent, the step over, no session.
+      expirePendingCookie(ctx, runtime.config);
+      return { user: publicUser(mode.user) };
+    }
+    return finishSecondStep(ctx, consumed, "backup-code", body.trustDevice);
+  },
+});
+
+/** Mails a new code for the challenge (the previous one stops counting). */
+async function mailCode(ctx: EndpointContext, challenge: TwoFactorChallenge, user: User, purpose: "sign-in" | "enrol") {
+  const { runtime } = ctx;
+  const options = runtime.config.twoFactor.otpOptions;
+  // Counted per address like every mail (rateLimit.account.mailPerAddress), whatever client asks.
+  await limitMailTo(runtime, user.email);
+  const otp = randomString(options.digits, "0123456789");
+  const now = runtime.now();
+  const expiresIn = options.period * 60;
+  const set = await runtime.stores.twoFactorChallenges.setOtp(
+    challenge.id,
+    otpHash(runtime, challenge.id, otp),
+    new Date(now.getTime() + expiresIn * 1000),
+    now,
+    purpose === "enrol",
+  );
+  if (!set) throw purpose === "sign-in" ? invalidTwoFactorCookie(runtime) : otpNotEnabled();
+  try {
+    await sendSecondStepCode(ctx, user, otp, expiresIn, purpose);
+  } catch {
+    throw new APIError("SERVICE_UNAVAILABLE", VERIFICATION_MESSAGES.THE_EMAIL_COULD_NOT_BE_SENT_PLEASE_TRY_AGAIN_LATER);
+  }
+}
+
+export const sendOtp = defineEndpoint({
+  method: "POST",
+  path: "/two-factor/send-otp",
+  rateLimit: "credential",
+  auth: "none",
+  body: z.object({ trustDevice }).optional(),
+  response: z.object({ status: z.boolean() }),
+  summary: "Mail a code for the second step, or to prove the mailbox of the email code being added",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime } = ctx;
+    const mode = await resolveMode(ctx);
+    if (mode.kind === "session") {
+      const challenge = await runtime.stores.twoFactorChallenges.findChallenge(
+        enrolmentChallengeId(mode.current.session.id),
+        runtime.now(),
+      );
+      if (!challenge) throw otpNotEnabled();
+      await mailCode(ctx, challenge, mode.user, "enrol");
+      return { status: true };
+    }
+    const row = await runtime.stores.twoFactors.findFactor(mode.user.id);
+    if (!availableMethods(runtime, row).includes("otp")) throw otpNotEnabled();
+    refuseWhileLocked(runtime, row);
+    await mailCode(ctx, mode.challenge, mode.user, "sign-in");
+    return { status: true };
+  },
+});
+
+export const verifyOtp = defineEndpoint({
+  method: "POST",
+  path: "/two-factor/verify-otp",
+  changesSession: true,
+  rateLimit: "credential",
+  auth: "none",
+  carriesToken: true,
+  body: z.object({ code, trustDevice }),
+  response: signedIn,
+  summary:
+    "Answer the second step with the mailed code (opens the session), or prove the mailbox so the email code becomes a factor (the session is replaced)",
+  tags: TAGS,
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const mode = await resolveMode(ctx);
+    const now = runtime.now();
+    const userId = mode.user.id;
+    let challenge: TwoFactorChallenge;
+    if (mode.kind === "session") {
+      const found = await runtime.stores.twoFactorChallenges.findChallenge(enrolmentChallengeId(mode.current.session.id), now);
+      if (!found) throw otpNotEnabled();
+      challenge = found;
+    } else {
+      const row = await runtime.stores.twoFactors.findFactor(userId);
+      if (!availableMethods(runtime, row).includes("otp")) throw otpNotEnabled();
+      refuseWhileLocked(runtime, row);
+      challenge = mode.challenge;
+    }
+    if (!challenge.otpHash || !challenge.otpExpiresAt || challenge.otpExpiresAt <= now) {
+      throw new APIError("BAD_REQUEST", TWO_FACTOR_MESSAGES.OTP_HAS_EXPIRED);
+    }
+    const attempt = await reserveAttempt(ctx, challenge);
+    if (!otpMatches(runtime, challenge, body.code)) return wrongCode(ctx, challenge, attempt, invalidCode());
+    // Spent with the challenge, in one statement: of concurrent right answers exactly one gets through.
+    const consumed = await runtime.stores.twoFactorChallenges.consumeChallenge(challenge.id, now, challenge.otpHash);
+    if (!consumed) {
+      if (mode.kind === "sign-in") throw invalidTwoFactorCookie(runtime);
+      throw invalidCode();
+    }
+
+    if (mode.kind === "session") {
+      await runtime.stores.transaction(async (stores) => {
+        await stores.users.lockUser(userId);
+        await stores.twoFactors.enableOtp(generateId(), userId, now);
+        await stores.twoFactors.setTwoFactorEnabled(userId, true);
+        await stores.trustedDevices.deleteUserTrustedDevices(userId);
+      });
+      return factorAdded(ctx, mode.current, "otp");
+    }
+    await runtime.stores.twoFactors.clearFailures(userId);
+    return finishSecondStep(ctx, consumed, "otp", body.trustDevice);
+  },
+});
