@@ -21,14 +21,18 @@ import {
 } from "./storage/index.js";
 import type { Database } from "./storage/schema.js";
 import type { SessionStoreOptions } from "./storage/sessions.js";
+import { twoFactorModule } from "./two-factor/module.js";
+import type { TwoFactorRepositories } from "./two-factor/store/index.js";
 
 export type { AnyModule, GatehouseModule } from "./gatehouse-module.js";
 
 /** The installed modules: their tables are part of every database, their routes answer when enabled. */
-export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, magicLinkModule, emailOtpModule];
+export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, magicLinkModule, emailOtpModule, twoFactorModule];
 
 /** The runtime's stores: core's repositories and every installed module's, with transaction(fn). */
-export type Stores = Transactional<CoreRepositories & OrganizationRepositories & AdminRepositories & PasswordlessRepositories>;
+export type Stores = Transactional<
+  CoreRepositories & OrganizationRepositories & AdminRepositories & PasswordlessRepositories & TwoFactorRepositories
+>;
 
 export interface StoreOptions extends SessionStoreOptions {
   dialect: Dialect;

@@ -9,6 +9,7 @@ import { accountInfo, getAccessToken, refreshToken } from "./social/token-routes
 import { organizationModule } from "./organization/module.js";
 import { emailOtpModule, magicLinkModule } from "./passwordless/module.js";
 import { getSession, listSessions, revokeOtherSessions, revokeSession, revokeSessions, signOut } from "./session/routes.js";
+import { twoFactorModule } from "./two-factor/module.js";
 import { updateUser } from "./user/routes.js";
 import { changeEmail } from "./verification/change-email-routes.js";
 import { deleteUser, deleteUserCallback } from "./verification/delete-user-routes.js";
@@ -67,6 +68,7 @@ export const ENDPOINTS = {
   accountInfo,
   ...magicLinkModule.endpoints,
   ...emailOtpModule.endpoints,
+  ...twoFactorModule.endpoints,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -3,6 +3,7 @@ import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "../credentials/mess
 import { ORG_FIXED_CODES, ORG_MESSAGES } from "../organization/messages.js";
 import { EMAIL_OTP_MESSAGES, MAGIC_LINK_MESSAGES } from "../passwordless/messages.js";
 import { SESSION_MESSAGES } from "../session/messages.js";
+import { TWO_FACTOR_FIXED_CODES, TWO_FACTOR_MESSAGES } from "../two-factor/messages.js";
 import { OAUTH_FIXED_CODES, OAUTH_MESSAGES } from "../social/messages.js";
 import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
 import { VERIFICATION_MESSAGES } from "../verification/messages.js";
@@ -25,6 +26,7 @@ export const ERROR_CATALOGUES = {
   admin: ADMIN_MESSAGES,
   magicLink: MAGIC_LINK_MESSAGES,
   emailOtp: EMAIL_OTP_MESSAGES,
+  twoFactor: TWO_FACTOR_MESSAGES,
 } as const;
 
 /**
@@ -33,9 +35,11 @@ export const ERROR_CATALOGUES = {
  * - is configured (BANNED_USER: the operator's `admin.bannedUserMessage`, this text by default),
  * - carries a value, written `{name}` and filled by fillMessage (FIELD_NOT_ALLOWED, VALIDATION_ERROR, a provider's
  *   id, a Content-Type),
- * - is a sentence the code never was (SERVICE_UNAVAILABLE, named by its status), or
+ * - is a sentence the code never was (SERVICE_UNAVAILABLE, named by its status),
  * - is a second spelling SPEC.md section 8 or API-NOTES.md fixes for a code of a catalogue ("Invitation not
- *   found!", "email not verified", "user not found", "Provider {id} not found").
+ *   found!", "email not verified", "user not found", "Provider {id} not found"), or
+ * - is sent by a Better Auth plugin under a code its message does not give (API-NOTES-PLUGINS.md: twoFactor's
+ *   TWO_FACTOR_NOT_ENABLED for "Two factor isn't enabled", ...).
  * Clients rely on these codes (API-NOTES.md 1.2), so they are fixed here; server/test/error-catalogue.test.ts
  * lists every one of them, so a new exception is a decision, never an accident.
  */
@@ -46,6 +50,7 @@ export const FIXED_CODES = {
   social: OAUTH_FIXED_CODES,
   organization: ORG_FIXED_CODES,
   admin: ADMIN_FIXED_CODES,
+  twoFactor: TWO_FACTOR_FIXED_CODES,
 } as const;
 
 /** The keys of every section of a by-domain record. */
