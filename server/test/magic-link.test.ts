@@ -172,6 +172,11 @@ describe.each(DIALECTS)("magic links on %s", (dialect) => {
     expect(smtp.received.filter((m) => m.to === unknown)).toEqual([]);
   });
 
+  it("GET /features says links are on, and whether they sign up", async () => {
+    expect((await client().get("/features")).body.magicLink).toEqual({ enabled: true, signUp: true });
+    expect((await client(closed).get("/features")).body.magicLink).toEqual({ enabled: true, signUp: false });
+  });
+
   it("refuses a link past its five minutes (the clock moved, no sleeping)", async () => {
     const email = uniqueEmail("late");
     const { token } = await requestLink(email);
