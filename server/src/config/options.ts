@@ -197,6 +197,31 @@ export const optionsSchema = z
     /**
      * One-time codes by mail (server/src/passwordless/): sign-in, email verification, password reset and, when
      * `changeEmail.enabled`, email change. `expiresIn` in seconds; `allowedAttempts`: tries per code, the right one
+     * included. `sendVerificationOnSignUp` mails a code on sign-up; `overrideDefaultEmailVerification` mails a code
+     * instead of the verification link.
+     */
+    emailOTP: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        otpLength: z.number().int().min(6).max(12).default(6),
+        expiresIn: seconds(86_400).min(60).default(300),
+        allowedAttempts: z.number().int().min(1).max(10).default(3),
+        disableSignUp: z.boolean().default(false),
+        sendVerificationOnSignUp: z.boolean().default(false),
+        overrideDefaultEmailVerification: z.boolean().default(false),
+        changeEmail: z
+          .strictObject({
+            enabled: z.boolean().default(false),
+            /**
+             * A verified current address proves itself first (request-email-change's `otp`, an email-verification
+             * code mailed to it), as core's /change-email asks the current address. On by default (Better Auth: off):
+             * without it, a stolen session could move the account to another mailbox.
+             */
+            verifyCurrentEmail: z.boolean().default(true),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
     /**
      * Second factors (two-factor/, README "Second factors"): TOTP, backup codes, an email code, trusted devices. On
      * by default; users opt in. Off: the routes answer 404 and nobody meets the second step.
@@ -240,31 +265,6 @@ export const optionsSchema = z
             enabled: z.boolean().default(true),
             maxFailedAttempts: z.number().int().min(1).max(1000).default(10),
             durationSeconds: seconds().min(1).default(900),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-     * included. `sendVerificationOnSignUp` mails a code on sign-up; `overrideDefaultEmailVerification` mails a code
-     * instead of the verification link.
-     */
-    emailOTP: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        otpLength: z.number().int().min(6).max(12).default(6),
-        expiresIn: seconds(86_400).min(60).default(300),
-        allowedAttempts: z.number().int().min(1).max(10).default(3),
-        disableSignUp: z.boolean().default(false),
-        sendVerificationOnSignUp: z.boolean().default(false),
-        overrideDefaultEmailVerification: z.boolean().default(false),
-        changeEmail: z
-          .strictObject({
-            enabled: z.boolean().default(false),
-            /**
-             * A verified current address proves itself first (request-email-change's `otp`, an email-verification
-             * code mailed to it), as core's /change-email asks the current address. On by default (Better Auth: off):
-             * without it, a stolen session could move the account to another mailbox.
-             */
-            verifyCurrentEmail: z.boolean().default(true),
           })
           .prefault({}),
       })
