@@ -208,6 +208,44 @@ describe("web app journeys", () => {
     expect(await text(ada.locator("header").getByText("AK"))).toBe("AK");
   });
 
+  /**
+   * bench/README.md, "Web performance": the account page's lists are read beside its chunks, before the first
+   * render, so it is drawn with them (never "Loading sessions…") and each is read once, not again as the
+   * components showing it mount.
+   */
+  it("opens the account page with one read of each list, drawn with its data from the first render", async () => {
+    const page = await newPage();
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: { email: ADA.email, password: ADA.password },
+      headers: { origin: service.url },
+    });
+    expect(signedIn.status()).toBe(200);
+    await page.addInitScript((texts: string[]) => {
+      const seen: string[] = [];
+      (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
+      new MutationObserver(() => {
+        for (const loading of texts) if (document.body?.textContent?.includes(loading) && !seen.includes(loading)) seen.push(loading);
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    }, [en.account.sessions.loading, en.account.linked.loading]);
+    const reads: string[] = [];
+    page.on("request", (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith("/api/auth/")) reads.push(pathname.slice("/api/auth".length));
+    });
+
+    try {
+      await openAccount(page);
+      await page.waitForLoadState("networkidle");
+      for (const path of ["/list-accounts", "/list-sessions", "/organization/list", "/organization/list-user-invitations", "/admin/has-permission"]) {
+        expect(reads.filter((read) => read === path), path).toHaveLength(1);
+      }
+      expect(await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen)).toEqual([]);
+    } finally {
+      // This session ends here, so the journeys below count Ada's sessions as before.
+      expect((await page.request.post("/api/auth/sign-out", { data: {}, headers: { origin: service.url } })).status()).toBe(200);
+    }
+  });
+
   it("lists a second device's session and revokes it", async () => {
     await signIn(phone, ADA.email, ADA.password);
 

@@ -32,8 +32,9 @@ window.addEventListener("vite:preloadError", (event) => {
   window.location.reload();
 });
 
-// The first render waits for the visitor's language and the first page, fetched side by side: it shows the page
-// whole, in that language, with no flash of English and no placeholder that shifts.
+// The first render waits for the visitor's language, the first page and the data that page shows first (router.tsx),
+// fetched side by side: it shows the page whole, in that language, with no flash of English, no placeholder that
+// shifts, and no second render per answer coming in.
 void Promise.all([i18nReady, preloadPage(window.location.pathname)])
   .catch(() => undefined)
   .then(() => {

@@ -3,13 +3,26 @@ import { matchRoutes, useRoutes, type RouteObject } from "react-router";
 import { GuestOnly } from "./components/guest-only";
 import { LoadingScreen } from "./components/loading-screen";
 import { RequireSession } from "./components/require-session";
+import { prefetch, queries, type AnyQuery } from "./lib/data";
+
+interface PageHandle {
+  /** Fetches the page's chunk. */
+  preload(): Promise<unknown>;
+  /** The queries the page shows as it first renders, read beside its chunk when it is the first page (preloadPage). */
+  data?: () => AnyQuery[];
+}
 
 /**
  * Each page is a chunk of its own (issue #13), fetched when the page is first visited. main.tsx fetches the first
- * page's chunks before the first render (preloadPage), so it appears whole. A page visited later shows the loading
- * screen in its place (inside the layouts around it, which stay) until its chunk is in.
+ * page's chunks, and reads the data they name, before the first render (preloadPage), so it appears whole, with its
+ * data, in one render. A page visited later shows the loading screen in its place (inside the layouts around it,
+ * which stay) until its chunk is in.
  */
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pick<RouteObject, "element" | "handle"> {
+function page<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  data?: PageHandle["data"],
+): Pick<RouteObject, "element" | "handle"> {
   let loaded: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   const preload = () => (loading ??= load().then((module) => (loaded = pick(module))));
@@ -22,7 +35,8 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pi
       </Suspense>
     );
   }
-  return { element: <Page />, handle: { preload } };
+  const handle: PageHandle = { preload, data };
+  return { element: <Page />, handle };
 }
 
 /** Every page of the app. The service answers index.html for any path outside /api/auth, so these are real URLs. */
@@ -42,10 +56,22 @@ const routes: RouteObject[] = [
     element: <RequireSession />,
     children: [
       {
-        ...page(() => import("./components/app-shell"), (m) => m.AppShell),
+        // The header's administration link and organization switcher.
+        ...page(
+          () => import("./components/app-shell"),
+          (m) => m.AppShell,
+          () => [queries.administrator(), queries.organizations(), queries.invitations()],
+        ),
         children: [
           { index: true, ...page(() => import("./routes/home/home-page"), (m) => m.HomePage) },
-          { path: "/account", ...page(() => import("./routes/account/account-page"), (m) => m.AccountPage) },
+          {
+            path: "/account",
+            ...page(
+              () => import("./routes/account/account-page"),
+              (m) => m.AccountPage,
+              () => [queries.features(), queries.accounts(), queries.sessions()],
+            ),
+          },
           {
             path: "/admin",
             ...page(() => import("./components/require-admin"), (m) => m.RequireAdmin),
@@ -83,10 +109,20 @@ const routes: RouteObject[] = [
   { path: "*", ...page(() => import("./routes/not-found/not-found-page"), (m) => m.NotFoundPage) },
 ];
 
-/** Fetches the chunks of the page at `pathname` (and of the layouts around it). */
+/** How long the first render waits for the first page's data at most; after that the page shows it loading. */
+const DATA_WAIT_MS = 3_000;
+
+/**
+ * Fetches the chunks of the page at `pathname` (and of the layouts around it) and reads the data they show first;
+ * resolves when both are in, or the data has taken DATA_WAIT_MS.
+ */
 export function preloadPage(pathname: string): Promise<unknown> {
-  const matches = matchRoutes(routes, pathname) ?? [];
-  return Promise.all(matches.map((match) => (match.route.handle as { preload?: () => Promise<unknown> } | undefined)?.preload?.()));
+  const handles = (matchRoutes(routes, pathname) ?? []).flatMap((match) => (match.route.handle as PageHandle | undefined) ?? []);
+  const data = prefetch(handles.flatMap((handle) => handle.data?.() ?? []));
+  return Promise.all([
+    ...handles.map((handle) => handle.preload()),
+    Promise.race([data, new Promise((resolve) => setTimeout(resolve, DATA_WAIT_MS))]),
+  ]);
 }
 
 /** The app's pages, below <BrowserRouter> (main.tsx). */

@@ -238,6 +238,49 @@ async function answers(matches: (key: string) => boolean): Promise<void> {
   await Promise.allSettled(running.map((store) => store.value?.promise));
 }
 
+/** Any query, whatever its data, as `prefetch` takes it. */
+export type AnyQuery = Pick<Query<unknown>, "key" | "listen">;
+
+/** How long an answer read ahead of its components (`prefetch`) counts as fresh, and its store stays mounted. */
+const PREFETCH_FRESH_MS = 5_000;
+
+/**
+ * Reads `list` ahead of the components that show them: main.tsx asks the first page's queries beside its chunks
+ * (router.tsx), so the first render draws the page with its data, once, instead of drawing "Loading…" and then
+ * again as each answer comes in. Resolves once every query has answered or failed (at once for session queries
+ * when nobody is signed in). The answers count as fresh for PREFETCH_FRESH_MS, and the stores stay mounted that
+ * long, so the components mounting meanwhile show them without reading them again (with `dedupeTime: 0` each
+ * mount otherwise reads afresh); later mounts, a tab coming back to the front and mutations read again as usual.
+ */
+export function prefetch(list: AnyQuery[]): Promise<void> {
+  if (list.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const waiting = new Set(list);
+    const stops: (() => void)[] = [];
+    const answered = (store: AnyQuery) => {
+      if (!waiting.delete(store)) return;
+      const entry = store.key === undefined ? undefined : cache.get(store.key);
+      if (store.key !== undefined && entry) cache.set(store.key, { ...entry, created: Date.now() + PREFETCH_FRESH_MS });
+      if (waiting.size > 0) return;
+      resolve();
+      setTimeout(() => stops.forEach((stop) => stop()), PREFETCH_FRESH_MS);
+    };
+    // Session queries have no key, and read nothing, until the session is known; signed out they never will.
+    stops.push(
+      session.subscribe((state) => {
+        if (!state.isPending && !state.data) for (const store of [...waiting]) if (store.key === undefined) answered(store);
+      }),
+    );
+    for (const store of list) {
+      stops.push(
+        store.listen((value) => {
+          if (!value.loading && (value.data !== undefined || value.error !== undefined)) answered(store);
+        }),
+      );
+    }
+  });
+}
+
 /** What a query has come to. `data` stays while it is read again (`refreshing`). */
 export type QueryState<T> =
   | { state: "loading"; data: undefined; error: null }

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { memo, useEffect } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
@@ -7,6 +7,7 @@ import { PageHeading } from "../../components/page-heading";
 import { SignOutButton } from "../../components/sign-out-button";
 import { Alert } from "../../components/ui/alert";
 import { Card } from "../../components/ui/card";
+import { useAfterFirstPaint } from "../../lib/use-after-first-paint";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useErrorSentence } from "../../lib/use-error-sentence";
 import { DeleteAccountCard } from "./delete-account-card";
@@ -18,6 +19,18 @@ import { SessionsCard } from "./sessions-card";
 import { SetPasswordCard } from "./set-password-card";
 import { useHasPassword } from "./use-has-password";
 import styles from "./account-page.module.css";
+
+/*
+ * Each card reads what it shows itself (the data layer, the session); the page's own re-renders (its second slice
+ * below, the accounts answer behind useHasPassword, the address's hash) leave them as they are.
+ */
+const Profile = memo(ProfileCard);
+const Email = memo(EmailCard);
+const Password = memo(PasswordCard);
+const SetPassword = memo(SetPasswordCard);
+const LinkedAccounts = memo(LinkedAccountsCard);
+const Sessions = memo(SessionsCard);
+const DeleteAccount = memo(DeleteAccountCard);
 
 /**
  * The mailed email-change links land on /account?emailChanged=1 (with `&error=…` when they failed), and so
@@ -53,28 +66,35 @@ export function AccountPage() {
   const { hash } = useLocation();
   useDocumentTitle(t("account.title"));
   const hasPassword = useHasPassword();
+  // The page is drawn in two slices, each a task of its own: the cards a phone shows first, then, once they are
+  // painted, the rest (its data is in already: router.tsx reads it before the first render).
+  const rest = useAfterFirstPaint();
 
-  // Client-side navigation does not scroll to "#sessions" by itself.
+  // Client-side navigation does not scroll to "#sessions" by itself; the cards it names are in the second slice.
   useEffect(() => {
-    if (hash) document.getElementById(hash.slice(1))?.scrollIntoView();
-  }, [hash]);
+    if (hash && rest) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash, rest]);
 
   return (
     <div className={styles.page}>
       <PageHeading lead={t("account.lead")}>{t("account.heading")}</PageHeading>
       <EmailChangeNotice />
       <EmailVerificationBanner />
-      <ProfileCard />
-      <EmailCard />
-      {hasPassword === false ? <SetPasswordCard /> : <PasswordCard />}
-      <LinkedAccountsCard id="connected-accounts" />
-      <SessionsCard id="sessions" />
-      <Card
-        title={t("account.signOut.heading")}
-        description={t("account.signOut.description")}
-        actions={<SignOutButton variant="secondary" />}
-      />
-      <DeleteAccountCard hasPassword={hasPassword} />
+      <Profile />
+      <Email />
+      {hasPassword === false ? <SetPassword /> : <Password />}
+      {rest ? (
+        <>
+          <LinkedAccounts id="connected-accounts" />
+          <Sessions id="sessions" />
+          <Card
+            title={t("account.signOut.heading")}
+            description={t("account.signOut.description")}
+            actions={<SignOutButton variant="secondary" />}
+          />
+          <DeleteAccount hasPassword={hasPassword} />
+        </>
+      ) : null}
     </div>
   );
 }

@@ -28,7 +28,6 @@ export function SessionRow({ session, isCurrent, revoking, disabled, onRevoke }:
   const deviceLabel = useDeviceLabel();
   const label = deviceLabel(session.userAgent);
   const { os } = parseUserAgent(session.userAgent);
-  const relative = formatRelativeTime(session.updatedAt, i18n.language) ?? t("time.justNow");
 
   return (
     <li className={`${list.row} ${styles.row}`}>
@@ -54,8 +53,9 @@ export function SessionRow({ session, isCurrent, revoking, disabled, onRevoke }:
           {isCurrent ? (
             <span className={styles.active}>{t("account.sessions.activeNow")}</span>
           ) : (
+            // The times are formatted only where shown: the current session (often the only one) says "Active now".
             <time dateTime={session.updatedAt} title={formatDateTime(session.updatedAt, i18n.language)}>
-              {t("account.sessions.lastActive", { time: relative })}
+              {t("account.sessions.lastActive", { time: formatRelativeTime(session.updatedAt, i18n.language) ?? t("time.justNow") })}
             </time>
           )}
         </p>
