@@ -215,6 +215,18 @@ describe.each(DIALECTS)("magic links on %s", (dialect) => {
     expect(users?.emailVerified).toBe(true);
   });
 
+  it("two links for one new address used at once: one account, both sign in to it", async () => {
+    const email = uniqueEmail("twin");
+    const first = await requestLink(email);
+    const second = await requestLink(email);
+    const [a, b] = await Promise.all([
+      client().get(`/magic-link/verify?token=${first.token}`),
+      client().get(`/magic-link/verify?token=${second.token}`),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.user.id).toBe(b.body.user.id);
+  });
+
   it("builds the mailed link on BASE_URL whatever Host and X-Forwarded-Host the request names", async () => {
     const email = uniqueEmail("forged");
     const status = await rawPost(`${server.base}/sign-in/magic-link`, { email }, {
