@@ -225,6 +225,8 @@ describe("composing modules", () => {
       "0007-impersonation-index",
       "0008-team-member-count",
       "0009-login-method",
+      "0010-two-factor",
+      "0012-passwordless",
     ]);
   });
 });

@@ -36,6 +36,7 @@ describe.each(DIALECTS)("storage conformance on %s", (dialect) => {
     activeTeamId: null,
     impersonatedBy: null,
     loginMethod: null,
+    factors: null,
     ...overrides,
   });
   const credential = (userId: string): Account => ({
