@@ -1,5 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, resolveConfig } from "../src/config/index.js";
 import { renderCodeMail } from "../src/email/templates.js";
 import { LANGUAGES } from "../src/email/language.js";
 import { tokenHash } from "../src/two-factor/secrets.js";
@@ -52,6 +53,27 @@ describe("RFC 6238 test vectors (SHA-1, 8 digits, 30 s) through otpauth", () => 
     expect(matchTotpStep(secret, codeAt(2), PARAMS, at)).toBeNull();
     expect(matchTotpStep(secret, "12345", PARAMS, at)).toBeNull();
     expect(matchTotpStep(secret, "abcdef", PARAMS, at)).toBeNull();
+  });
+});
+
+describe("twoFactor options", () => {
+  it("default as documented and refuse a pending step shorter than 60 s", () => {
+    const config = resolveConfig({ secret: "x".repeat(32) }, { nodeEnv: "test" });
+    expect(config.twoFactor).toMatchObject({
+      enabled: true,
+      issuer: "Gatehouse",
+      totpOptions: { digits: 6, period: 30 },
+      otpOptions: { period: 3, digits: 6, allowedAttempts: 5 },
+      backupCodeOptions: { amount: 10, length: 10 },
+      twoFactorCookieMaxAge: 300,
+      trustDeviceMaxAge: 2_592_000,
+    });
+    expect(config.cookieNames).toMatchObject({ twoFactor: "better-auth.two_factor", trustDevice: "better-auth.trust_device" });
+    expect(() => resolveConfig({ secret: "x".repeat(32), twoFactor: { twoFactorCookieMaxAge: 59 } })).toThrow(ConfigError);
+    expect(() => resolveConfig({ secret: "x".repeat(32), twoFactor: { twoFactorCookieMaxAge: 59 } })).toThrow(
+      /options\.twoFactor\.twoFactorCookieMaxAge/,
+    );
+    expect(() => resolveConfig({ secret: "x".repeat(32), twoFactor: { totpOptions: { digits: 7 as 6 } } })).toThrow(ConfigError);
   });
 });
 
@@ -627,6 +649,21 @@ describe.each(DIALECTS)("second-step limits on %s", (dialect) => {
     const q = new TestClient(server.base);
     await q.post("/sign-in/email", { email, password: PASSWORD });
     expect((await q.post("/two-factor/verify-totp", { code: code(secret) })).status).toBe(200);
+  });
+
+  it("turned off (twoFactor.enabled false): the routes answer 404 and nobody meets the second step", async () => {
+    const off = await startTestServer(dialect, { twoFactor: { enabled: false } }, { now: clock.now });
+    try {
+      const c = new TestClient(off.base);
+      const { email, user } = await signUp(c);
+      await off.gatehouse.runtime.stores.twoFactors.setTwoFactorEnabled(user.id, true);
+      expect((await c.post("/two-factor/enable", { password: PASSWORD })).status).toBe(404);
+      const res = await new TestClient(off.base).post("/sign-in/email", { email, password: PASSWORD });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ token: expect.any(String), user: { twoFactorEnabled: true } });
+    } finally {
+      await off.close();
+    }
   });
 
   it("declares Better Auth's 3 requests per 10 s on /two-factor/* when the limits are on", async () => {
