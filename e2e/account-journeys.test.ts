@@ -146,7 +146,7 @@ describe("web app journeys", () => {
     await page.goto("/sign-in");
     await page.getByLabel(en.signIn.email).fill(ADA.email);
     await page.getByLabel(en.signIn.password, { exact: true }).fill("not-the-password");
-    await page.getByRole("button", { name: en.signIn.submit }).click();
+    await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
 
     const busy = page.getByRole("button", { name: en.signIn.submitting });
     await busy.waitFor();
@@ -166,7 +166,7 @@ describe("web app journeys", () => {
     await page.waitForURL((url) => url.pathname === "/sign-in");
     await page.getByLabel(en.signIn.email).fill(ADA.email);
     await page.getByLabel(en.signIn.password, { exact: true }).fill(ADA.password);
-    await page.getByRole("button", { name: en.signIn.submit }).click();
+    await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/account");
 
     // Sign out from the account page's own card, so this device's session ends too.

@@ -275,7 +275,7 @@ describe("#14 account and password security", () => {
       const tries = async (password: string) => {
         await page.getByLabel(en.signIn.email).fill("nobody-limited@example.com");
         await page.getByLabel(en.signIn.password, { exact: true }).fill(password);
-        await page.getByRole("button", { name: en.signIn.submit }).click();
+        await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
         await page.getByRole("alert").waitFor();
         return text(page.getByRole("alert"));
       };
@@ -287,7 +287,7 @@ describe("#14 account and password security", () => {
 
       await chooseLanguage(page, en, "pl");
       await page.getByLabel(pl.signIn.password, { exact: true }).fill("wrong again");
-      await page.getByRole("button", { name: pl.signIn.submit }).click();
+      await page.getByRole("button", { name: pl.signIn.submit, exact: true }).click();
       await page.getByRole("alert").filter({ hasText: /^Zbyt wiele prób\. Czas oczekiwania: \d+ sekund/ }).waitFor();
       await screenshotBothSizes(page, "sign-in-rate-limited-pl");
     },

@@ -158,7 +158,7 @@ describe("mailed journeys", () => {
       await page.goto("/sign-in");
       await page.getByLabel(en.signIn.email).fill(heidi.email);
       await page.getByLabel(en.signIn.password, { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       expect(await text(page.getByRole("alert"))).toBe(en.serverErrors.INVALID_EMAIL_OR_PASSWORD);
       await signIn(page, heidi.email, newPassword);
     },
@@ -195,7 +195,7 @@ describe("mailed journeys", () => {
       await page.getByRole("status").filter({ hasText: en.signIn.signedOut }).waitFor();
       await page.getByLabel(en.signIn.email).fill(ivan.email);
       await page.getByLabel(en.signIn.password, { exact: true }).fill("brand-new-password");
-      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       await page.waitForURL((url) => url.pathname === "/");
     },
     JOURNEY_TIMEOUT,
@@ -293,7 +293,7 @@ describe("mailed journeys", () => {
       await page.goto("/sign-in");
       await page.getByLabel(en.signIn.email).fill(karl.email);
       await page.getByLabel(en.signIn.password, { exact: true }).fill(karl.password);
-      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       expect(await text(page.getByRole("alert"))).toBe(en.serverErrors.INVALID_EMAIL_OR_PASSWORD);
 
       // The same link again: nothing to delete, and the page says so.
@@ -392,7 +392,7 @@ describe("development without a mail server", () => {
       await page.goto("/sign-in");
       await page.getByLabel(en.signIn.email).fill(nia.email);
       await page.getByLabel(en.signIn.password, { exact: true }).fill(nia.password);
-      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       const notice = page.getByText(en.signIn.notVerified.replace("{{email}}", nia.email));
       await notice.waitFor();
       await screenshotBothSizes(page, "sign-in-not-verified");
@@ -410,7 +410,7 @@ describe("development without a mail server", () => {
       await page.getByRole("link", { name: en.common.signIn }).click();
       await page.getByLabel(en.signIn.email).fill(nia.email);
       await page.getByLabel(en.signIn.password, { exact: true }).fill(nia.password);
-      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       await page.waitForURL((url) => url.pathname === "/");
     },
     JOURNEY_TIMEOUT,

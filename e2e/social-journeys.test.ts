@@ -127,7 +127,7 @@ describe("social sign-in journeys", () => {
       await page.waitForURL((url) => url.pathname === "/sign-in");
       await page.getByLabel(en.signIn.email).fill(oscar.email);
       await page.getByLabel(en.signIn.password, { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       await page.waitForURL((url) => url.pathname !== "/sign-in");
 
       await openAccount(page);
@@ -145,7 +145,7 @@ describe("social sign-in journeys", () => {
       await fresh.goto("/sign-in");
       await fresh.getByLabel(en.signIn.email).fill(oscar.email);
       await fresh.getByLabel(en.signIn.password, { exact: true }).fill(PASSWORD);
-      await fresh.getByRole("button", { name: en.signIn.submit }).click();
+      await fresh.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       await fresh.waitForURL((url) => url.pathname === "/");
     },
     JOURNEY_TIMEOUT,
@@ -160,7 +160,7 @@ describe("social sign-in journeys", () => {
       await page.goto("/sign-in");
       await page.getByLabel(en.signIn.email).fill(user.email);
       await page.getByLabel(en.signIn.password, { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: en.signIn.submit }).click();
+      await page.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       await page.waitForURL((url) => url.pathname === "/");
 
       // A provider account under another email address is refused, and the reason comes back to the page.

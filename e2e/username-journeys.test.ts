@@ -81,13 +81,13 @@ describe("username journeys", () => {
       const identifier = grace.getByLabel(u.identifier);
       await identifier.fill("grace_h");
       await grace.getByLabel(en.signIn.password, { exact: true }).fill("not-the-password");
-      await grace.getByRole("button", { name: en.signIn.submit }).click();
+      await grace.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       const alert = grace.getByRole("alert");
       expect(await text(alert)).toBe(en.serverErrors.INVALID_USERNAME_OR_PASSWORD);
       expect(await isFocused(grace, alert)).toBe(true);
       await grace.getByLabel(en.signIn.password, { exact: true }).fill(GRACE.password);
       await screenshotBothSizes(grace, "username-sign-in");
-      await grace.getByRole("button", { name: en.signIn.submit }).click();
+      await grace.getByRole("button", { name: en.signIn.submit, exact: true }).click();
       await grace.waitForURL((url) => url.pathname === "/");
       expect(await text(heading(grace))).toBe(`Welcome, ${GRACE.name}`);
 

@@ -85,7 +85,7 @@ export async function signIn(page: Page, identifier: string, password: string, o
   if (open) await page.goto("/sign-in");
   await page.getByLabel(messages.username.identifier).fill(identifier);
   await page.getByLabel(messages.signIn.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: messages.signIn.submit }).click();
+  await page.getByRole("button", { name: messages.signIn.submit, exact: true }).click();
   if (wait) await page.waitForURL((url) => url.pathname !== "/sign-in");
 }
 

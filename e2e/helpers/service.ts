@@ -21,6 +21,11 @@ export interface ServiceOptions {
   smtpUrl?: string;
   /** More service options, merged over the defaults here (for example `emailAndPassword`). */
   options?: Partial<GatehouseOptions>;
+  /**
+   * The host name of the service's URL; 127.0.0.1 unless given. Passkeys need a domain ("localhost"): WebAuthn
+   * refuses an IP address as the relying party's id. The service listens on 127.0.0.1 either way.
+   */
+  host?: "127.0.0.1" | "localhost";
 }
 
 /** A port nobody listens on right now (the OS picks it), so the service can know its own URL before it starts. */
@@ -49,7 +54,7 @@ export async function startService(settings: ServiceOptions = {}): Promise<Runni
   // Another process could take the free port before the service does; then try another one.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${settings.host ?? "127.0.0.1"}:${port}`;
     const gatehouse = createGatehouse(
       {
         ...extra,

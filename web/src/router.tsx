@@ -45,6 +45,8 @@ const routes: RouteObject[] = [
     element: <GuestOnly />,
     children: [
       { path: "/sign-in", ...page(() => import("./routes/sign-in/sign-in-page"), (m) => m.SignInPage) },
+      { path: "/sign-in/link", ...page(() => import("./routes/email-link/email-link-page"), (m) => m.EmailLinkPage) },
+      { path: "/sign-in/code", ...page(() => import("./routes/email-code/email-code-page"), (m) => m.EmailCodePage) },
       { path: "/sign-up", ...page(() => import("./routes/sign-up/sign-up-page"), (m) => m.SignUpPage) },
       {
         path: "/forgot-password",
@@ -88,6 +90,7 @@ const routes: RouteObject[] = [
               },
             ],
           },
+          { path: "/account/security", ...page(() => import("./routes/security/security-page"), (m) => m.SecurityPage) },
           { path: "/organization", ...page(() => import("./routes/organization/organization-page"), (m) => m.OrganizationPage) },
           {
             path: "/organizations/new",
@@ -100,6 +103,10 @@ const routes: RouteObject[] = [
   // Open to everyone: mailed links land here whether or not the visitor is signed in.
   { path: "/verify-email", ...page(() => import("./routes/verify-email/verify-email-page"), (m) => m.VerifyEmailPage) },
   { path: "/reset-password", ...page(() => import("./routes/reset-password/reset-password-page"), (m) => m.ResetPasswordPage) },
+  // The second step of a sign-in: signed out, with a pending challenge; signed-in visitors go on to its callbackURL.
+  { path: "/two-factor", ...page(() => import("./routes/two-factor/two-factor-page"), (m) => m.TwoFactorPage) },
+  // A mailed sign-in link: it signs in only when the visitor presses its button (a mail scanner uses nothing).
+  { path: "/magic-link", ...page(() => import("./routes/magic-link/magic-link-page"), (m) => m.MagicLinkPage) },
   { path: "/account-deleted", ...page(() => import("./routes/account-deleted/account-deleted-page"), (m) => m.AccountDeletedPage) },
   // Mailed invitation links; signed-out visitors are offered sign-in or sign-up and come back here.
   { path: "/invitation/:id", ...page(() => import("./routes/invitation/invitation-page"), (m) => m.InvitationPage) },

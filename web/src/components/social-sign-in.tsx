@@ -17,6 +17,8 @@ export interface SocialSignInProps {
   mode: "signIn" | "signUp";
   /** The app path to land on after signing in (checked again by the service). */
   returnTo: string;
+  /** Off where the buttons follow others under an "or" rule of their own (the sign-in page). On by default. */
+  divider?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface SocialSignInProps {
  * the provider's address and goes there; the provider sends the browser back to the service, which lands it
  * on `returnTo`, or on this same page with `?error=CODE` (shown by <SocialSignInError>).
  */
-export function SocialSignIn({ mode, returnTo }: SocialSignInProps) {
+export function SocialSignIn({ mode, returnTo, divider = true }: SocialSignInProps) {
   const { t } = useTranslation();
   const features = useFeatures();
   const [pending, setPending] = useState<string | null>(null);
@@ -44,7 +46,8 @@ export function SocialSignIn({ mode, returnTo }: SocialSignInProps) {
       ...(mode === "signUp" ? { requestSignUp: true } : {}),
       disableRedirect: true,
     });
-    if (failure || !data?.url) {
+    // A redirect sign-in always answers the provider's URL (the ID-token answers are for applications).
+    if (failure || !("url" in data) || !data.url) {
       setPending(null);
       setError(failure ? errorMessage(t, failure) : t("social.failed"));
       return;
@@ -55,9 +58,11 @@ export function SocialSignIn({ mode, returnTo }: SocialSignInProps) {
 
   return (
     <div className={styles.social}>
-      <p className={styles.divider}>
-        <span>{t("social.or")}</span>
-      </p>
+      {divider ? (
+        <p className={styles.divider}>
+          <span>{t("social.or")}</span>
+        </p>
+      ) : null}
       {error ? (
         <Alert variant="error" focusable>
           {error}

@@ -10,6 +10,7 @@ import {
   type SessionData,
 } from "@gatehouse/client";
 import { authClient } from "./auth-client";
+import { registerPasskey } from "./passkeys";
 
 /*
  * The web app's one data layer: every read of the API goes through a query here (cached, shared by the
@@ -61,6 +62,8 @@ export const keys = {
   organization: (id?: string | null) => (id === undefined ? "org/" : `org/${id ?? "-"}/`),
   sessions: "sessions/",
   accounts: "accounts/",
+  /** The user's passkeys. */
+  passkeys: "passkeys/",
   /** Administration: user lists (`admin/users/<query>/`). */
   adminUsers: "admin/users/",
   /** Administration: one user and their sessions (`admin/user/<id>/…`). */
@@ -180,6 +183,8 @@ export const queries = {
   sessions: () => defineQuery("sessions", () => sessionKey(() => keys.sessions), () => authClient.listSessions()),
   /** The user's accounts: "credential" for the password, one per connected provider. */
   accounts: () => defineQuery("accounts", () => sessionKey(() => keys.accounts), () => authClient.listAccounts()),
+  /** The user's passkeys. */
+  passkeys: () => defineQuery("passkeys", () => sessionKey(() => keys.passkeys), () => authClient.passkey.listUserPasskeys()),
 
   /**
    * Whether the signed-in user may open the administration console: the service's answer to POST
@@ -387,6 +392,24 @@ export const mutations = {
   revokeOtherSessions: () => mutate(authClient.revokeOtherSessions(), [keys.sessions], true),
   /** A refused disconnect too reads the list again. */
   unlinkAccount: (input: Input<typeof authClient.unlinkAccount>) => mutate(authClient.unlinkAccount(input), [keys.accounts], true),
+
+  // Second factors (README.md, "Second factors"): turning them on or off changes the user (twoFactorEnabled) and
+  // replaces the session; a new session also ends every other one's trusted-device state.
+  enableTwoFactor: (input: Input<typeof authClient.twoFactor.enable>) => mutate(authClient.twoFactor.enable(input), [SESSION]),
+  /** Enrolment: the first code from the app turns two-step sign-in on. */
+  verifyTotp: (input: Input<typeof authClient.twoFactor.verifyTotp>) =>
+    mutate(authClient.twoFactor.verifyTotp(input), [SESSION, keys.sessions]),
+  /** Enrolment by email: the code mailed by sendOtp turns it on. */
+  verifyOtp: (input: Input<typeof authClient.twoFactor.verifyOtp>) =>
+    mutate(authClient.twoFactor.verifyOtp(input), [SESSION, keys.sessions]),
+  disableTwoFactor: (input: Input<typeof authClient.twoFactor.disable>) =>
+    mutate(authClient.twoFactor.disable(input), [SESSION, keys.sessions]),
+
+  // Passkeys. A refused delete too reads the list again (the passkey may be gone already).
+  addPasskey: (name?: string) => mutate(registerPasskey(name), [keys.passkeys]),
+  renamePasskey: (input: Input<typeof authClient.passkey.updatePasskey>) => mutate(authClient.passkey.updatePasskey(input), [keys.passkeys]),
+  deletePasskey: (input: Input<typeof authClient.passkey.deletePasskey>) =>
+    mutate(authClient.passkey.deletePasskey(input), [keys.passkeys], true),
 
   // Administration.
   createUser: (input: Input<typeof admin.createUser>) => mutate(admin.createUser(input), [keys.adminUsers, keys.username]),

@@ -1,6 +1,7 @@
 /**
  * The sign-in method this browser used last, from the cookie the service sets after each sign-in
- * (better-auth.last_used_login_method, readable by the page on purpose): "email", "username" or a provider id.
+ * (better-auth.last_used_login_method, readable by the page on purpose): "email", "username", a provider id,
+ * "passkey", "magic-link" (a mailed link) or "email-otp" (a mailed code). The sign-in page marks that way in.
  */
 const COOKIE = "better-auth.last_used_login_method";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
@@ -10,9 +10,11 @@ import { TextField } from "../../components/ui/text-field";
 import { LastUsedBadge } from "../../components/last-used-badge";
 import { authClient } from "../../lib/auth-client";
 import { lastUsedMethod } from "../../lib/last-used-method";
+import { isSecondStep, secondStepPath, type SecondStepState } from "../../lib/second-step";
 import { useForm } from "../../lib/use-form";
 import { isEmailIdentifier } from "../../lib/username-rules";
 import { looksLikeEmail } from "../../lib/validation";
+import { OtherSignInWays } from "./other-sign-in-ways";
 import styles from "./sign-in-form.module.css";
 
 /**
@@ -27,8 +29,14 @@ const FIELD_OF_CODE = {
   PASSWORD_TOO_LONG: "password",
 } as const;
 
-export function SignInForm() {
+export interface SignInFormProps {
+  /** Where to go once signed in (through the second step when the user has one). */
+  returnTo: string;
+}
+
+export function SignInForm({ returnTo }: SignInFormProps) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const [lastUsed] = useState(lastUsedMethod);
   // An email address or a username: one with an "@" is an email address, since usernames cannot have one.
   // The notice is set when the service refused an unverified address (and mailed it a new link): an explanation,
@@ -54,7 +62,7 @@ export function SignInForm() {
   const onSubmit = form.onSubmit(async ({ identifier, password, rememberMe }) => {
     const value = identifier.trim();
     const byEmail = isEmailIdentifier(value);
-    const { error } = byEmail
+    const { data, error } = byEmail
       ? await authClient.signIn.email({ email: value, password, rememberMe })
       : await authClient.signIn.username({ username: value, password, rememberMe });
     if (error?.code === "EMAIL_NOT_VERIFIED") {
@@ -63,60 +71,73 @@ export function SignInForm() {
       return null;
     }
     if (error) return error;
+    // A user with a second factor has no session yet: the second step comes first.
+    if (isSecondStep(data)) {
+      const state: SecondStepState = { methods: data.twoFactorMethods };
+      await navigate(secondStepPath(returnTo), { state });
+      return null;
+    }
     // The session store now holds the new session; the guest-only route moves on to the app.
     await authClient.$session.refetch();
   });
 
   return (
-    <Form ref={form.ref} onSubmit={onSubmit}>
-      {form.error ? (
-        <Alert variant="error" focusable>
-          {form.error}
-        </Alert>
-      ) : null}
-      {form.notice ? (
-        <Alert variant="info" title={t("signIn.notVerifiedTitle")} focusable>
-          {form.notice.unverifiedEmail ? t("signIn.notVerified", { email: form.notice.unverifiedEmail }) : t("username.notVerified")}
-        </Alert>
-      ) : null}
-      <TextField
-        {...form.field("identifier")}
-        label={t("username.identifier")}
-        name="username"
-        autoComplete="username"
-        autoCapitalize="none"
-        autoCorrect="off"
-        spellCheck={false}
-        required
-      />
-      <PasswordField
-        label={t("signIn.password")}
-        revealLabel={t("common.showPassword")}
-        name="password"
-        autoComplete="current-password"
-        required
-        {...form.field("password")}
-      />
-      <div className={styles.options}>
-        <Checkbox
-          label={t("signIn.rememberMe")}
-          name="rememberMe"
-          checked={rememberMe}
-          onChange={(event) => form.set("rememberMe", event.target.checked)}
+    <>
+      <Form ref={form.ref} onSubmit={onSubmit}>
+        {form.error ? (
+          <Alert variant="error" focusable>
+            {form.error}
+          </Alert>
+        ) : null}
+        {form.notice ? (
+          <Alert variant="info" title={t("signIn.notVerifiedTitle")} focusable>
+            {form.notice.unverifiedEmail ? t("signIn.notVerified", { email: form.notice.unverifiedEmail }) : t("username.notVerified")}
+          </Alert>
+        ) : null}
+        <TextField
+          {...form.field("identifier")}
+          label={t("username.identifier")}
+          name="username"
+          // "webauthn": the browser offers its passkeys for this site among the suggestions (other-sign-in-ways.tsx).
+          autoComplete="username webauthn"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          required
         />
-        {/* After the checkbox, so the fields and the checkbox stay the first stops of the tab order. */}
-        <Link
-          to="/forgot-password"
-          state={isEmailIdentifier(identifier) ? { email: identifier.trim() } : undefined}
-          className={styles.forgot}
-        >
-          {t("signIn.forgotPassword")}
-        </Link>
-      </div>
-      {lastUsed === "email" || lastUsed === "username" ? <LastUsedBadge /> : null}
-      <Button type="submit" fullWidth loading={form.submitting} loadingText={t("signIn.submitting")}>
-        {t("signIn.submit")}
-      </Button>
-    </Form>
+        <PasswordField
+          label={t("signIn.password")}
+          revealLabel={t("common.showPassword")}
+          name="password"
+          autoComplete="current-password"
+          required
+          {...form.field("password")}
+        />
+        <div className={styles.options}>
+          <Checkbox
+            label={t("signIn.rememberMe")}
+            name="rememberMe"
+            checked={rememberMe}
+            onChange={(event) => form.set("rememberMe", event.target.checked)}
+          />
+          {/* After the checkbox, so the fields and the checkbox stay the first stops of the tab order. */}
+          <Link
+            to="/forgot-password"
+            state={isEmailIdentifier(identifier) ? { email: identifier.trim() } : undefined}
+            className={styles.forgot}
+          >
+            {t("signIn.forgotPassword")}
+          </Link>
+        </div>
+        {lastUsed === "email" || lastUsed === "username" ? <LastUsedBadge /> : null}
+        <Button type="submit" fullWidth loading={form.submitting} loadingText={t("signIn.submitting")}>
+          {t("signIn.submit")}
+        </Button>
+      </Form>
+      <OtherSignInWays
+        returnTo={returnTo}
+        email={isEmailIdentifier(identifier) && looksLikeEmail(identifier) ? identifier.trim() : ""}
+      />
+    </>
   );
 }

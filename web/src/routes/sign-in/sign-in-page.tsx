@@ -31,8 +31,9 @@ export function SignInPage() {
       {signedOut ? <Alert variant="success">{t("signIn.signedOut")}</Alert> : null}
       {passwordReset ? <Alert variant="success">{t("signIn.passwordReset")}</Alert> : null}
       <SocialSignInError />
-      <SignInForm />
-      <SocialSignIn mode="signIn" returnTo={from} />
+      <SignInForm returnTo={from} />
+      {/* Under the ways in of the form, which draw the "or" rule. */}
+      <SocialSignIn mode="signIn" returnTo={from} divider={false} />
     </AuthLayout>
   );
 }

@@ -1,0 +1,41 @@
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { PageHeading } from "../../components/page-heading";
+import { Card } from "../../components/ui/card";
+import { queries, useQuery } from "../../lib/data";
+import { useDocumentTitle } from "../../lib/use-document-title";
+import { useFeatures } from "../../lib/use-features";
+import { PasskeysCard } from "./passkeys-card";
+import { TwoFactorCard } from "./two-factor-card";
+import styles from "./security-page.module.css";
+
+/** Whether the signed-in user has a password (a "credential" account); null until the accounts are read. */
+function useHasPassword(): boolean | null {
+  const accounts = useQuery(queries.accounts());
+  return accounts.state === "ready" ? accounts.data.some((account) => account.providerId === "credential") : null;
+}
+
+/**
+ * The security page (/account/security): two-step sign-in and backup codes, passkeys, and what trusting a browser
+ * means. Each part shows where the deployment has it on (GET /features).
+ */
+export function SecurityPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t("security.title"));
+  const hasPassword = useHasPassword();
+  const features = useFeatures();
+  const on = (feature: "twoFactor" | "passkey") =>
+    features === null || (features !== undefined && (features as unknown as Record<string, { enabled?: boolean } | undefined>)[feature]?.enabled !== false);
+
+  return (
+    <div className={styles.page}>
+      <Link to="/account" className={styles.back}>
+        ← {t("security.back")}
+      </Link>
+      <PageHeading lead={t("security.lead")}>{t("security.heading")}</PageHeading>
+      {on("twoFactor") ? <TwoFactorCard hasPassword={hasPassword} /> : null}
+      {on("passkey") ? <PasskeysCard hasPassword={hasPassword} /> : null}
+      {on("twoFactor") ? <Card id="trusted-browsers" title={t("security.trusted.heading")} description={t("security.trusted.description")} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+import type { AuthError } from "@gatehouse/client";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useCurrentSession } from "../../components/current-session";
+import { Alert } from "../../components/ui/alert";
+import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Form } from "../../components/ui/form";
+import { TextField } from "../../components/ui/text-field";
+import { authClient } from "../../lib/auth-client";
+import { mutations } from "../../lib/data";
+import { useForm } from "../../lib/use-form";
+import { BackupCodes } from "./backup-codes";
+import { PasswordStep } from "./password-step";
+import { TotpEnrolment } from "./totp-enrolment";
+import styles from "./security-page.module.css";
+
+/** Where the card is: at rest, asking for the password before a change, or in the middle of one. */
+type Step =
+  | { kind: "rest" }
+  | { kind: "password"; purpose: "app" | "email" | "codes" | "off" }
+  | { kind: "scan"; uri: string; backupCodes: string[] }
+  | { kind: "email" }
+  | { kind: "codes"; codes: string[] };
+
+export interface TwoFactorCardProps {
+  /** Whether the user has a password to confirm changes with; null while unknown. */
+  hasPassword: boolean | null;
+}
+
+/**
+ * Two-step sign-in (README.md, "Second factors"): turning it on with an authenticator app (QR code, setup key,
+ * first code; then backup codes shown once) or with codes by email (a first code proves the mailbox), new backup
+ * codes, and turning it off. Every change asks for the password first (a user without one confirms from a fresh
+ * session, which the service checks).
+ */
+export function TwoFactorCard({ hasPassword }: TwoFactorCardProps) {
+  const { t } = useTranslation();
+  const { user } = useCurrentSession();
+  const enabled = user.twoFactorEnabled;
+  const [step, setStep] = useState<Step>({ kind: "rest" });
+  const [notice, setNotice] = useState<string | null>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+
+  function go(next: Step) {
+    setNotice(null);
+    setStep(next);
+  }
+
+  function finish(message: string | null) {
+    setStep({ kind: "rest" });
+    setNotice(message);
+  }
+
+  async function confirmed(purpose: "app" | "email" | "codes" | "off", password: string | undefined): Promise<AuthError | null> {
+    const withPassword = password === undefined ? {} : { password };
+    if (purpose === "app") {
+      const { data, error } = await mutations.enableTwoFactor({ ...withPassword, method: "totp" });
+      if (error) return error;
+      if (data.method === "totp") go({ kind: "scan", uri: data.totpURI, backupCodes: data.backupCodes });
+      return null;
+    }
+    if (purpose === "email") {
+      const { error } = await mutations.enableTwoFactor({ ...withPassword, method: "otp" });
+      if (error) return error;
+      // The mailbox proves itself with a first code before it counts as a factor.
+      const sent = await authClient.twoFactor.sendOtp();
+      if (sent.error) return sent.error;
+      go({ kind: "email" });
+      return null;
+    }
+    if (purpose === "codes") {
+      const { data, error } = await authClient.twoFactor.generateBackupCodes(withPassword);
+      if (error) return error;
+      go({ kind: "codes", codes: data.backupCodes });
+      return null;
+    }
+    const { error } = await mutations.disableTwoFactor(withPassword);
+    if (error) return error;
+    finish(t("security.twoFactor.disabled"));
+    return null;
+  }
+
+  const passwordStep = (purpose: "app" | "email" | "codes" | "off") => {
+    const labels = {
+      app: [t("security.twoFactor.confirmLead"), t("security.twoFactor.confirm"), t("security.twoFactor.confirming")],
+      email: [t("security.twoFactor.confirmLead"), t("security.twoFactor.confirm"), t("security.twoFactor.confirming")],
+      codes: [t("security.backupCodes.regenerateLead"), t("security.backupCodes.regenerate"), t("security.backupCodes.regenerating")],
+      off: [t("security.twoFactor.turnOffLead"), t("security.twoFactor.turnOff"), t("security.twoFactor.turningOff")],
+    }[purpose];
+    return (
+      <PasswordStep
+        lead={labels[0]!}
+        submitLabel={labels[1]!}
+        submittingLabel={labels[2]!}
+        variant={purpose === "off" ? "danger" : "primary"}
+        hasPassword={hasPassword !== false}
+        onSubmit={(password) => confirmed(purpose, password)}
+        onCancel={() => finish(null)}
+      />
+    );
+  };
+
+  let body;
+  if (step.kind === "password") body = passwordStep(step.purpose);
+  else if (step.kind === "scan") {
+    body = (
+      <TotpEnrolment
+        uri={step.uri}
+        onVerified={() => {
+          setNotice(t("security.twoFactor.enabled"));
+          setStep({ kind: "codes", codes: step.backupCodes });
+        }}
+        onCancel={() => finish(null)}
+      />
+    );
+  } else if (step.kind === "email") {
+    body = <EmailEnrolment email={user.email} onVerified={() => finish(t("security.twoFactor.enabled"))} onCancel={() => finish(null)} />;
+  } else if (step.kind === "codes") {
+    body = <BackupCodes codes={step.codes} onDone={() => finish(null)} />;
+  } else if (enabled) {
+    body = (
+      <div className={styles.buttons}>
+        <Button variant="secondary" onClick={() => go({ kind: "password", purpose: "codes" })}>
+          {t("security.backupCodes.regenerate")}
+        </Button>
+        <Button variant="secondary" onClick={() => go({ kind: "password", purpose: "app" })}>
+          {t("security.twoFactor.setUpApp")}
+        </Button>
+        <Button variant="danger" className={styles.push} onClick={() => go({ kind: "password", purpose: "off" })}>
+          {t("security.twoFactor.turnOff")}
+        </Button>
+      </div>
+    );
+  } else {
+    body = (
+      <ul className={styles.methods}>
+        <li className={styles.method}>
+          <div className={styles.methodText}>
+            <h3 className={styles.methodName}>{t("security.twoFactor.appMethod")}</h3>
+            <p className={styles.muted}>{t("security.twoFactor.appMethodText")}</p>
+          </div>
+          <Button variant="secondary" size="sm" onClick={() => go({ kind: "password", purpose: "app" })}>
+            {t("security.twoFactor.setUpApp")}
+          </Button>
+        </li>
+        <li className={styles.method}>
+          <div className={styles.methodText}>
+            <h3 className={styles.methodName}>{t("security.twoFactor.emailMethod")}</h3>
+            <p className={styles.muted}>{t("security.twoFactor.emailMethodText", { email: user.email })}</p>
+          </div>
+          <Button variant="secondary" size="sm" onClick={() => go({ kind: "password", purpose: "email" })}>
+            {t("security.twoFactor.setUpEmail")}
+          </Button>
+        </li>
+      </ul>
+    );
+  }
+
+  return (
+    <Card
+      id="two-factor"
+      title={t("security.twoFactor.heading")}
+      description={t("security.twoFactor.description")}
+      actions={<Badge variant={enabled ? "success" : "neutral"}>{enabled ? t("security.on") : t("security.off")}</Badge>}
+    >
+      <div className={styles.cardBody}>
+        {notice ? (
+          <Alert ref={noticeRef} variant="success" focusable>
+            {notice}
+          </Alert>
+        ) : null}
+        {step.kind === "rest" ? (
+          <p className={styles.status}>{enabled ? t("security.twoFactor.onText") : t("security.twoFactor.offText")}</p>
+        ) : null}
+        {body}
+      </div>
+    </Card>
+  );
+}
+
+interface EmailEnrolmentProps {
+  email: string;
+  onVerified(): void;
+  onCancel(): void;
+}
+
+/** Codes by email as the second factor: the code just mailed proves the mailbox and turns it on. */
+function EmailEnrolment({ email, onVerified, onCancel }: EmailEnrolmentProps) {
+  const { t } = useTranslation();
+  const field = useRef<HTMLInputElement>(null);
+  const form = useForm(
+    { code: "" },
+    {
+      validate: ({ code }) => (code.trim() ? {} : { code: t("security.twoFactor.emailCodeRequired") }),
+      placement: { codes: { INVALID_CODE: "code", OTP_HAS_EXPIRED: "code" }, requestFields: { code: "code" } },
+    },
+  );
+  useEffect(() => {
+    field.current?.focus();
+  }, []);
+
+  const onSubmit = form.onSubmit(async ({ code }) => {
+    const { error } = await mutations.verifyOtp({ code: code.replace(/\s+/g, "") });
+    if (error) return error;
+    onVerified();
+    return null;
+  });
+
+  return (
+    <Form ref={form.ref} onSubmit={onSubmit} className={styles.step}>
+      <p className={styles.stepLead}>{t("security.twoFactor.emailCodeLead", { email })}</p>
+      {form.error ? (
+        <Alert variant="error" focusable>
+          {form.error}
+        </Alert>
+      ) : null}
+      <TextField
+        ref={field}
+        label={t("security.twoFactor.emailCode")}
+        name="one-time-code"
+        className={styles.codeField}
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        spellCheck={false}
+        maxLength={12}
+        required
+        {...form.field("code")}
+      />
+      <div className={styles.buttons}>
+        <Button type="submit" loading={form.submitting} loadingText={t("security.twoFactor.turningOn")}>
+          {t("security.twoFactor.turnOn")}
+        </Button>
+        <Button variant="secondary" disabled={form.submitting} onClick={onCancel}>
+          {t("common.cancel")}
+        </Button>
+      </div>
+    </Form>
+  );
+}
