@@ -58,10 +58,24 @@ describe("every page passes axe-core", () => {
     await service?.close();
   });
 
-  it("signed out: sign-in, sign-up, forgot and reset password, verify-email, account-deleted, invitation, error, 404, outbox", async () => {
+  it("signed out: sign-in, sign-up, sign-in by link and code, the link's page, the second step, forgot and reset password, verify-email, account-deleted, invitation, error, 404, outbox", async () => {
     const page = await newPage();
     await expectPageAccessible(page, "/sign-in", en.signIn.heading);
     await expectPageAccessible(page, "/sign-up", en.signUp.heading);
+
+    // Sign-in by a mailed link or code, the page a mailed link opens, and the second step (#15).
+    await expectPageAccessible(page, "/sign-in/link", en.emailSignIn.link.heading);
+    await expectPageAccessible(page, "/sign-in/link?error=INVALID_TOKEN", en.emailSignIn.link.heading, "sign-in/link, spent link");
+    await expectPageAccessible(page, "/sign-in/code", en.emailSignIn.code.heading);
+    await page.getByLabel(en.emailSignIn.email).fill(MIA.email);
+    await page.getByRole("button", { name: en.emailSignIn.code.submit }).click();
+    await expectPageAccessible(page, null, en.emailSignIn.code.enterHeading, "sign-in/code, code sent");
+    await expectPageAccessible(page, "/magic-link?token=abc", en.emailSignIn.landing.heading);
+    await expectPageAccessible(page, "/magic-link", en.emailSignIn.landing.invalidHeading, "magic-link without a token");
+    await expectPageAccessible(page, "/two-factor", en.twoFactor.heading, "two-factor, no pending sign-in");
+    await page.getByRole("button", { name: en.twoFactor.useBackup }).click();
+    await page.getByText(en.twoFactor.backupLead).waitFor();
+    await expectNoAxeViolations(page, "two-factor, backup code");
 
     await expectPageAccessible(page, "/forgot-password", en.forgotPassword.heading);
     await page.getByLabel(en.forgotPassword.email).fill(MIA.email);
@@ -93,13 +107,17 @@ describe("every page passes axe-core", () => {
     await expectNoAxeViolations(page, "dev outbox with mail");
   }, TIMEOUT);
 
-  it("signed in: home with an invitation, the invitation, account, verify-email, new organization, organization, 404", async () => {
+  it("signed in: home with an invitation, the invitation, account, security, verify-email, new organization, organization, 404", async () => {
     const ivan = await newPage();
     await signIn(ivan, IVAN.email, IVAN.password);
     await expectPageAccessible(ivan, "/", fill(en.home.heading, { name: IVAN.name }), "home");
     await ivan.getByRole("button", { name: en.organization.invitation.accept }).first().waitFor();
     await expectNoAxeViolations(ivan, "home with an invitation");
     await expectPageAccessible(ivan, invitationPath, ORGANIZATION.name, "invitation, signed in");
+
+    await expectPageAccessible(ivan, "/account/security", en.security.heading);
+    await ivan.getByText(en.security.passkeys.none).waitFor();
+    await expectNoAxeViolations(ivan, "security with its passkeys");
 
     await expectPageAccessible(ivan, "/account", en.account.heading);
     await ivan.getByRole("list", { name: en.account.sessions.listLabel }).getByRole("listitem").first().waitFor();
