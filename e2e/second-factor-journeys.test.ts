@@ -1,10 +1,12 @@
 import { Secret, TOTP } from "otpauth";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { de } from "../web/src/i18n/de.js";
 import { en } from "../web/src/i18n/en.js";
+import { ru } from "../web/src/i18n/ru.js";
 import { launchBrowser, pageOpener } from "./helpers/browser.js";
 import { latestOutboxId, outboxCode, outboxLink } from "./helpers/outbox.js";
-import { headingIs, look, person, signIn, signUpByApi, fill } from "./helpers/pages.js";
+import { chooseLanguage, fill, headingIs, look, person, signIn, signUpByApi } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -400,6 +402,32 @@ describe("sign-in by a mailed link or code", () => {
       await atHome(page, dee.name);
       await signOut(page);
       await ways.getByRole("listitem").filter({ has: page.getByRole("link", { name: en.emailSignIn.codeButton }) }).getByText(en.signIn.lastUsed).waitFor();
+    },
+    JOURNEY_TIMEOUT,
+  );
+});
+
+describe("in longer languages", () => {
+  it(
+    "fits the sign-in ways, the second step and the security page in Russian and German",
+    async () => {
+      const page = await newPage();
+      await page.goto("/sign-in");
+      await chooseLanguage(page, en, "ru");
+      await page.getByRole("button", { name: ru.passkeys.signIn }).waitFor();
+      await look(page, "sign-in-ways-ru");
+      await page.goto("/two-factor");
+      await headingIs(page, ru.twoFactor.heading);
+      await look(page, "two-factor-ru");
+
+      const eva = person("Eva Lang", PASSWORD, "-lang");
+      await signUpByApi(service.url, eva);
+      await chooseLanguage(page, ru, "de");
+      await signIn(page, eva.email, eva.password, { messages: de });
+      await page.goto("/account/security");
+      await headingIs(page, de.security.heading);
+      await page.getByText(de.security.passkeys.none).waitFor();
+      await look(page, "security-de");
     },
     JOURNEY_TIMEOUT,
   );

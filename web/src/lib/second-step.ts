@@ -21,15 +21,15 @@ export function isSecondStep(data: unknown): data is TwoFactorRedirect {
  * ("/account", or an absolute URL on this origin reduced to its path), else "/". Other origins are never followed
  * from here: the service checks those itself before it sends anyone to a page of ours.
  */
-export function appPath(value: unknown): string {
+export function appPath(value: unknown, origin: string = window.location.origin): string {
   if (typeof value !== "string" || value === "") return "/";
   let url: URL;
   try {
-    url = new URL(value, window.location.origin);
+    url = new URL(value, origin);
   } catch {
     return "/";
   }
-  if (url.origin !== window.location.origin) return "/";
+  if (url.origin !== origin) return "/";
   // "//evil.example" and "/\evil.example" parse as another origin already; a plain path stays as written.
   return url.pathname + url.search + url.hash;
 }
