@@ -607,6 +607,9 @@ export interface FeaturesData {
     otpLength: number;
     changeEmail: boolean;
   };
+  passkey: {
+    enabled: boolean;
+  };
 }
 
 export interface ForgetPasswordBody {
@@ -1057,7 +1060,7 @@ export interface PasskeyVerifyAuthenticationBody {
   };
 }
 
-export type PasskeyVerifyAuthenticationData = SessionData;
+export type PasskeyVerifyAuthenticationData = SessionData | TwoFactorRedirect;
 
 export interface PasskeyVerifyRegistrationBody {
   response: {

@@ -8,6 +8,8 @@ import { organizationModule } from "./organization/module.js";
 import type { OrganizationRepositories } from "./organization/store/index.js";
 import { emailOtpModule, magicLinkModule } from "./passwordless/module.js";
 import type { PasswordlessRepositories } from "./passwordless/store/index.js";
+import { passkeyModule } from "./passkey/module.js";
+import type { PasskeyRepositories } from "./passkey/store/index.js";
 import type { Dialect } from "./storage/database.js";
 import {
   composeDatabaseShape,
@@ -27,11 +29,11 @@ import type { TwoFactorRepositories } from "./two-factor/store/index.js";
 export type { AnyModule, GatehouseModule } from "./gatehouse-module.js";
 
 /** The installed modules: their tables are part of every database, their routes answer when enabled. */
-export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, magicLinkModule, emailOtpModule, twoFactorModule];
+export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, passkeyModule, magicLinkModule, emailOtpModule, twoFactorModule];
 
 /** The runtime's stores: core's repositories and every installed module's, with transaction(fn). */
 export type Stores = Transactional<
-  CoreRepositories & OrganizationRepositories & AdminRepositories & PasswordlessRepositories & TwoFactorRepositories
+  CoreRepositories & OrganizationRepositories & AdminRepositories & PasskeyRepositories & PasswordlessRepositories & TwoFactorRepositories
 >;
 
 export interface StoreOptions extends SessionStoreOptions {

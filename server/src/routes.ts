@@ -8,6 +8,7 @@ import { signInSocial } from "./social/sign-in-routes.js";
 import { accountInfo, getAccessToken, refreshToken } from "./social/token-routes.js";
 import { organizationModule } from "./organization/module.js";
 import { emailOtpModule, magicLinkModule } from "./passwordless/module.js";
+import { passkeyModule } from "./passkey/module.js";
 import { getSession, listSessions, revokeOtherSessions, revokeSession, revokeSessions, signOut } from "./session/routes.js";
 import { twoFactorModule } from "./two-factor/module.js";
 import { updateUser } from "./user/routes.js";
@@ -69,6 +70,7 @@ export const ENDPOINTS = {
   ...magicLinkModule.endpoints,
   ...emailOtpModule.endpoints,
   ...twoFactorModule.endpoints,
+  ...passkeyModule.endpoints,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

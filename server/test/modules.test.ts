@@ -226,6 +226,7 @@ describe("composing modules", () => {
       "0008-team-member-count",
       "0009-login-method",
       "0010-two-factor",
+      "0011-passkey",
       "0012-passwordless",
     ]);
   });

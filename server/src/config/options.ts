@@ -26,6 +26,21 @@ const organizationCreationRule = z.union([
 /** An organization role named in options: one of the built-in roles of SPEC.md section 6. */
 const organizationRole = z.enum(["owner", "admin", "member"]);
 
+/** An origin a passkey ceremony may come from: `https://app.example.com`, or a pattern (`https://*.example.com`). */
+const passkeyOrigin = z
+  .string()
+  .min(1)
+  .max(512)
+  .refine((value) => {
+    if (value.includes("*")) return /^([a-z][a-z0-9+.-]*:\/\/)?[A-Za-z0-9*.-]+(:\d+)?$/.test(value);
+    try {
+      const url = new URL(value);
+      return url.origin !== "null" && url.pathname === "/" && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, "must be an origin (scheme, host and port) or an origin pattern");
+
 const rateLimitRule = z.union([z.literal(false), z.strictObject({ window: seconds().min(1), max: z.number().int().min(1) })]);
 
 export const optionsSchema = z
@@ -312,6 +327,42 @@ export const optionsSchema = z
             maximumMembersPerTeam: z.number().int().min(1).optional(),
             /** Allow removing an organization's last team. */
             allowRemovingAllTeams: z.boolean().default(false),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    /**
+     * Passkeys (server/src/passkey/, README.md "Passkeys"): WebAuthn registration and sign-in. On by default; users
+     * opt in by registering one. The relying party id and the origins a ceremony may come from are configuration
+     * only, never taken from a request.
+     */
+    passkey: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        /** The service's name, as authenticators show it beside the passkey. */
+        rpName: z.string().min(1).max(128).default("Gatehouse"),
+        /** The relying party id: BASE_URL's hostname or a parent domain of it. Unset: BASE_URL's hostname. */
+        rpID: z
+          .string()
+          .max(253)
+          .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "must be a lower-case domain name")
+          .optional(),
+        /**
+         * The origins a passkey may be registered or used from: an origin or a list, exact or a pattern as in
+         * trustedOrigins. Unset: BASE_URL's origin and trustedOrigins.
+         */
+        origin: z
+          .union([passkeyOrigin, z.array(passkeyOrigin).min(1)])
+          .transform((v) => (Array.isArray(v) ? v : [v]))
+          .optional(),
+        /** WebAuthn's authenticatorSelection for registration. */
+        authenticatorSelection: z
+          .strictObject({
+            authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+            /** "preferred": a discoverable passkey where the authenticator can keep one (sign-in without a name). */
+            residentKey: z.enum(["discouraged", "preferred", "required"]).default("preferred"),
+            /** "required" refuses an assertion without user verification; otherwise it is recorded (README, Passkeys). */
+            userVerification: z.enum(["required", "preferred", "discouraged"]).default("preferred"),
           })
           .prefault({}),
       })

@@ -2,6 +2,7 @@ import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "../admin/messages.js";
 import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { ORG_FIXED_CODES, ORG_MESSAGES } from "../organization/messages.js";
 import { EMAIL_OTP_MESSAGES, MAGIC_LINK_MESSAGES } from "../passwordless/messages.js";
+import { PASSKEY_MESSAGES } from "../passkey/messages.js";
 import { SESSION_MESSAGES } from "../session/messages.js";
 import { TWO_FACTOR_FIXED_CODES, TWO_FACTOR_MESSAGES } from "../two-factor/messages.js";
 import { OAUTH_FIXED_CODES, OAUTH_MESSAGES } from "../social/messages.js";
@@ -24,6 +25,7 @@ export const ERROR_CATALOGUES = {
   social: OAUTH_MESSAGES,
   organization: ORG_MESSAGES,
   admin: ADMIN_MESSAGES,
+  passkey: PASSKEY_MESSAGES,
   magicLink: MAGIC_LINK_MESSAGES,
   emailOtp: EMAIL_OTP_MESSAGES,
   twoFactor: TWO_FACTOR_MESSAGES,

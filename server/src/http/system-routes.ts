@@ -67,6 +67,8 @@ export const features = defineEndpoint({
     magicLink: z.object({ enabled: z.boolean(), signUp: z.boolean() }),
     /** Mailed one-time codes: sign-in (`signUp` as above), digits per code, email change by code. */
     emailOTP: z.object({ enabled: z.boolean(), signUp: z.boolean(), otpLength: z.number(), changeEmail: z.boolean() }),
+    /** Passkeys: registration, sign-in (with the browser's autofill) and their management. */
+    passkey: z.object({ enabled: z.boolean() }),
   }),
   summary: "The features this deployment has turned on",
   tags: ["System"],
@@ -98,6 +100,7 @@ export const features = defineEndpoint({
         otpLength: config.emailOTP.otpLength,
         changeEmail: config.emailOTP.enabled && config.emailOTP.changeEmail.enabled,
       },
+      passkey: { enabled: config.passkey.enabled },
     };
   },
 });

@@ -1,0 +1,106 @@
+import {
+  generateAuthenticationOptions,
+  verifyAuthenticationResponse,
+  type AuthenticationResponseJSON,
+  type VerifiedAuthenticationResponse,
+} from "@simplewebauthn/server";
+import { z } from "zod";
+import { defineEndpoint } from "../http/endpoint.js";
+import { APIError } from "../http/errors.js";
+import { secondStepAnswerSchema, signIn } from "../session/sign-in.js";
+import { publicSession, publicUser, sessionDataSchema } from "../user/public.js";
+import { issueChallenge, takeChallenge } from "./challenge.js";
+import { definePasskeyEndpoint } from "./deps.js";
+import { PASSKEY_MESSAGES } from "./messages.js";
+import { authenticationOptionsSchema, authenticationResponseSchema } from "./public.js";
+import { transportsOf, WEBAUTHN_TIMEOUT_MS } from "./registration-routes.js";
+import { clientDataOrigin, isExpectedOrigin, rpIDOf } from "./relying-party.js";
+
+export const generatePasskeyAuthenticationOptions = definePasskeyEndpoint({
+  method: "GET",
+  path: "/passkey/generate-authenticate-options",
+  auth: "none",
+  response: authenticationOptionsSchema,
+  summary: "WebAuthn options to sign in with a passkey, and the challenge cookie",
+  tags: ["Passkeys"],
+  async handler(ctx) {
+    const { runtime } = ctx;
+    // Signed out (the sign-in page, its autofill): no allowCredentials, so the browser offers the discoverable
+    // passkeys it holds for this relying party (conditional mediation). Signed in: the user's own passkeys only.
+    const current = await ctx.getSession();
+    const own = current ? await runtime.stores.passkeys.listUserPasskeys(current.user.id) : null;
+    const options = await generateAuthenticationOptions({
+      rpID: rpIDOf(runtime),
+      timeout: WEBAUTHN_TIMEOUT_MS,
+      userVerification: runtime.config.passkey.authenticatorSelection.userVerification,
+      ...(own ? { allowCredentials: own.map((p) => ({ id: p.credentialID, transports: transportsOf(p) })) } : {}),
+    });
+    await issueChallenge(ctx, { type: "authentication", challenge: options.challenge, userId: current?.user.id ?? null });
+    return options;
+  },
+});
+
+export const verifyPasskeyAuthentication = defineEndpoint({
+  method: "POST",
+  path: "/passkey/verify-authentication",
+  auth: "none",
+  changesSession: true,
+  rateLimit: "credential",
+  body: z.object({ response: authenticationResponseSchema }),
+  // Without user verification, a user with a second factor gets Better Auth's twoFactorRedirect instead.
+  response: z.union([sessionDataSchema, secondStepAnswerSchema]),
+  summary: "Sign in with a passkey: the browser's answer to the authentication options",
+  tags: ["Passkeys"],
+  async handler(ctx) {
+    const { runtime, body } = ctx;
+    const assertion = body.response;
+    const state = await takeChallenge(ctx, "authentication");
+    const failed = (status: "BAD_REQUEST" | "UNAUTHORIZED" = "UNAUTHORIZED") =>
+      new APIError(status, PASSKEY_MESSAGES.AUTHENTICATION_FAILED);
+
+    const passkey = await runtime.stores.passkeys.findPasskeyByCredentialID(assertion.id);
+    if (!passkey) throw new APIError("UNAUTHORIZED", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
+    // Options made for a signed-in user listed only their passkeys: another user's is not an answer to them.
+    if (state.userId !== null && passkey.userId !== state.userId) throw failed();
+    // A discoverable passkey names its user handle: it must be the one it was registered under (rows Better Auth
+    // wrote have none recorded).
+    const handle = assertion.response.userHandle?.replace(/=+$/, "");
+    if (handle && passkey.userHandle && handle !== passkey.userHandle) throw failed();
+    const origin = clientDataOrigin(assertion.response.clientDataJSON);
+    if (!origin || !isExpectedOrigin(runtime, origin)) throw failed("BAD_REQUEST");
+
+    let verification: VerifiedAuthenticationResponse;
+    try {
+      verification = await verifyAuthenticationResponse({
+        response: assertion as unknown as AuthenticationResponseJSON,
+        expectedChallenge: state.challenge,
+        expectedOrigin: origin,
+        expectedRPID: rpIDOf(runtime),
+        credential: {
+          id: passkey.credentialID,
+          publicKey: new Uint8Array(Buffer.from(passkey.publicKey, "base64")),
+          counter: passkey.counter,
+          transports: transportsOf(passkey),
+        },
+        requireUserVerification: runtime.config.passkey.authenticatorSelection.userVerification === "required",
+      });
+    } catch (error) {
+      // A malformed answer, a wrong challenge, origin or RP ID, a missing user presence, or a signature counter that
+      // did not move past the stored one (a cloned authenticator, or a replayed assertion).
+      runtime.logger.debug({ passkeyId: passkey.id, err: (error as Error).message }, "passkey sign-in refused");
+      throw failed("BAD_REQUEST");
+    }
+    if (!verification.verified) throw failed();
+    const { newCounter, userVerified } = verification.authenticationInfo;
+    // The counter moves from the value this assertion was checked against, in one statement: a concurrent sign-in
+    // that moved it first wins, and this one is refused.
+    if (!(await runtime.stores.passkeys.advanceCounter(passkey.id, passkey.counter, newCounter))) throw failed();
+
+    const found = await runtime.stores.users.findUserById(passkey.userId);
+    if (!found) throw failed();
+    // With user verification (a PIN or biometric), the passkey is both factors: no second step is owed. Without
+    // it, a user with a second factor meets the second step (SecondStepRequired goes up to the endpoint runner).
+    const { user, session } = await signIn(ctx, found, { method: "passkey", factors: userVerified ? ["passkey"] : [] });
+    return { session: publicSession(session), user: publicUser(user) };
+  },
+});

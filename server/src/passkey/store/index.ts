@@ -1,0 +1,12 @@
+import type { Kysely } from "kysely";
+import type { PasskeyDatabase } from "../tables.js";
+import { passkeyStore } from "./passkeys.js";
+
+export type * from "./models.js";
+
+/** The passkey module's repositories over one connection (or one transaction). */
+export function passkeyRepositories(db: Kysely<PasskeyDatabase>) {
+  return { passkeys: passkeyStore(db) };
+}
+
+export type PasskeyRepositories = ReturnType<typeof passkeyRepositories>;

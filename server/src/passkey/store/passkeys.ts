@@ -1,0 +1,122 @@
+import type { Kysely, Selectable } from "kysely";
+import { dbBool, dbDate, toBool, toDate } from "../../storage/rows.js";
+import type { PasskeyDatabase, PasskeyTable } from "../tables.js";
+import type { Passkey } from "./models.js";
+
+function toPasskey(row: Selectable<PasskeyTable>): Passkey {
+  return {
+    id: row.id,
+    name: row.name ?? null,
+    publicKey: row.publicKey,
+    userId: row.userId,
+    credentialID: row.credentialID,
+    counter: Number(row.counter),
+    deviceType: row.deviceType,
+    backedUp: toBool(row.backedUp),
+    transports: row.transports ?? null,
+    createdAt: toDate(row.createdAt),
+    aaguid: row.aaguid ?? null,
+    userHandle: row.userHandle ?? null,
+    registeredBySession: row.registeredBySession ?? null,
+  };
+}
+
+export function passkeyStore(db: Kysely<PasskeyDatabase>) {
+  return {
+    /** Inserts a registered passkey; a credential id registered already fails on the unique index. */
+    async createPasskey(passkey: Passkey): Promise<Passkey> {
+      await db
+        .insertInto("passkey")
+        .values({ ...passkey, backedUp: dbBool(passkey.backedUp), createdAt: dbDate(passkey.createdAt) })
+        .execute();
+      return passkey;
+    },
+
+    /** The user's passkeys, oldest first. */
+    async listUserPasskeys(userId: string): Promise<Passkey[]> {
+      const rows = await db
+        .selectFrom("passkey")
+        .selectAll()
+        .where("userId", "=", userId)
+        .orderBy("createdAt")
+        .orderBy("id")
+        .execute();
+      return rows.map(toPasskey);
+    },
+
+    async findPasskeyByCredentialID(credentialID: string): Promise<Passkey | null> {
+      const row = await db.selectFrom("passkey").selectAll().where("credentialID", "=", credentialID).executeTakeFirst();
+      return row ? toPasskey(row) : null;
+    },
+
+    /** The passkey with this id, only when it is the user's. */
+    async findUserPasskey(userId: string, id: string): Promise<Passkey | null> {
+      const row = await db
+        .selectFrom("passkey")
+        .selectAll()
+        .where("id", "=", id)
+        .where("userId", "=", userId)
+        .executeTakeFirst();
+      return row ? toPasskey(row) : null;
+    },
+
+    /** Renames the user's passkey; null when the user has no passkey of that id. */
+    async renameUserPasskey(userId: string, id: string, name: string): Promise<Passkey | null> {
+      const row = await db
+        .updateTable("passkey")
+        .set({ name })
+        .where("id", "=", id)
+        .where("userId", "=", userId)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toPasskey(row) : null;
+    },
+
+    /** Deletes the user's passkey; false when the user has no passkey of that id (any more). */
+    async deleteUserPasskey(userId: string, id: string): Promise<boolean> {
+      const result = await db.deleteFrom("passkey").where("id", "=", id).where("userId", "=", userId).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
+    /** Every passkey of the user, and their user handle (the next passkey gets a new one); answers the passkeys deleted. */
+    async deleteUserPasskeys(userId: string): Promise<number> {
+      const result = await db.deleteFrom("passkey").where("userId", "=", userId).executeTakeFirst();
+      await db.deleteFrom("passkeyUserHandle").where("userId", "=", userId).execute();
+      return Number(result.numDeletedRows);
+    },
+
+    /**
+     * Moves the signature counter from the value the assertion was checked against to the new one, in one statement:
+     * of two sign-ins checked against the same stored counter, only the first moves it, and the other is refused.
+     */
+    async advanceCounter(id: string, checkedAgainst: number, next: number): Promise<boolean> {
+      const result = await db
+        .updateTable("passkey")
+        .set({ counter: next })
+        .where("id", "=", id)
+        .where("counter", "=", checkedAgainst)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * The user's WebAuthn user handle, made (from `candidate`) the first time it is asked for: an insert that does
+     * nothing when the user has one already, then a read, so two concurrent first registrations agree on one.
+     */
+    async userHandleOf(userId: string, candidate: string, now: Date): Promise<string> {
+      await db
+        .insertInto("passkeyUserHandle")
+        .values({ userId, userHandle: candidate, createdAt: dbDate(now) })
+        .onConflict((oc) => oc.column("userId").doNothing())
+        .execute();
+      const row = await db
+        .selectFrom("passkeyUserHandle")
+        .select("userHandle")
+        .where("userId", "=", userId)
+        .executeTakeFirstOrThrow();
+      return row.userHandle;
+    },
+  };
+}
+
+export type PasskeyStore = ReturnType<typeof passkeyStore>;
