@@ -187,7 +187,10 @@ describe("two-step sign-in", () => {
       const page = await newPage();
       await signIn(page, bea.email, bea.password);
 
-      await page.goto("/account/security");
+      // The account page leads to the security page.
+      await page.goto("/account");
+      await page.getByRole("link", { name: en.security.accountLink }).click();
+      await headingIs(page, en.security.heading);
       const card = page.getByRole("region", { name: en.security.twoFactor.heading });
       await card.getByRole("button", { name: en.security.twoFactor.setUpApp }).click();
       await card.getByText(en.security.twoFactor.confirmLead).waitFor();

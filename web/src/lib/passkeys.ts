@@ -70,21 +70,27 @@ export async function passkeyAutofillSupported(): Promise<boolean> {
 }
 
 /**
+ * A passkey sign-in's outcome, with where it ended: asking the service for a challenge, in the browser's ceremony,
+ * or the service's check of the passkey (the only stage a person who picked a passkey from the autofill has seen).
+ */
+export type PasskeySignInResult = Result<unknown> & { stage: "options" | "browser" | "verify" };
+
+/**
  * Signs in with a discoverable passkey: the browser's own prompt, or (`autoFill`) the passkeys it offers under an
  * input marked `autocomplete="… webauthn"`, which waits until one is picked. Answers what the service answered: a
  * session, or the second-step challenge (lib/second-step.ts) for a passkey that did not verify its user.
  */
-export async function signInWithPasskey({ autoFill = false } = {}): Promise<Result<unknown>> {
-  if (!passkeysSupported()) return browserError(PASSKEY_BROWSER_ERRORS.unsupported, "WebAuthn is not available");
+export async function signInWithPasskey({ autoFill = false } = {}): Promise<PasskeySignInResult> {
+  if (!passkeysSupported()) return { ...browserError(PASSKEY_BROWSER_ERRORS.unsupported, "WebAuthn is not available"), stage: "browser" };
   const [{ startAuthentication }, options] = await Promise.all([webAuthn(), authClient.passkey.generateAuthenticateOptions()]);
-  if (options.error) return options;
+  if (options.error) return { ...options, stage: "options" };
   let response;
   try {
     response = await startAuthentication({ optionsJSON: options.data as never, useBrowserAutofill: autoFill });
   } catch (failure) {
-    return fromBrowser(failure);
+    return { ...fromBrowser(failure), stage: "browser" };
   }
-  return authClient.passkey.verifyAuthentication({ response: response as never });
+  return { ...(await authClient.passkey.verifyAuthentication({ response: response as never })), stage: "verify" };
 }
 
 /** Stops a waiting ceremony (the autofill one, as the sign-in page goes). */

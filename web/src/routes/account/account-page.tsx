@@ -1,5 +1,5 @@
 import { memo, useEffect } from "react";
-import { useLocation, useSearchParams } from "react-router";
+import { Link, useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useCurrentSession } from "../../components/current-session";
 import { EmailVerificationBanner } from "../../components/email-verification-banner";
@@ -83,6 +83,9 @@ export function AccountPage() {
       <Profile />
       <Email />
       {hasPassword === false ? <SetPassword /> : <Password />}
+      <p>
+        <Link to="/account/security">{t("security.accountLink")} →</Link>
+      </p>
       {rest ? (
         <>
           <LinkedAccounts id="connected-accounts" />

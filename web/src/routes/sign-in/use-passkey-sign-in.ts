@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { AuthError } from "@gatehouse/client";
 import { authClient } from "../../lib/auth-client";
 import {
   cancelPasskeyCeremony,
@@ -9,6 +8,7 @@ import {
   passkeyAutofillSupported,
   passkeyErrorMessage,
   signInWithPasskey,
+  type PasskeySignInResult,
 } from "../../lib/passkeys";
 import { isSecondStep, secondStepPath, type SecondStepState } from "../../lib/second-step";
 
@@ -36,13 +36,13 @@ export function usePasskeySignIn(returnTo: string, enabled: boolean): PasskeySig
   const [error, setError] = useState<string | null>(null);
   const mounted = useRef(true);
 
-  async function finish(result: { data: unknown; error: AuthError | null }, autoFill: boolean): Promise<boolean> {
+  async function finish(result: PasskeySignInResult, autoFill: boolean): Promise<boolean> {
     if (!mounted.current) return true;
     if (result.error) {
-      const code = result.error.code;
-      // Autofill gives way silently (to the button, to leaving the page); a closed prompt is no failure to report
-      // when the visitor never opened one.
-      if (code === PASSKEY_BROWSER_ERRORS.aborted || (autoFill && code === PASSKEY_BROWSER_ERRORS.cancelled)) return false;
+      // A ceremony that gave way (to the button, to leaving the page) says nothing. Neither does the autofill, unless
+      // the visitor picked a passkey the service then refused: until then it is a wait they never saw (a browser
+      // without passkeys for this site, a site on an IP address, which WebAuthn refuses).
+      if (result.error.code === PASSKEY_BROWSER_ERRORS.aborted || (autoFill && result.stage !== "verify")) return false;
       setError(passkeyErrorMessage(t, result.error));
       return false;
     }
