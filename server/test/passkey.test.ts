@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, resolveConfig, type GatehouseOptions } from "../src/config/index.js";
 import { resetModuleCredentials } from "../src/user/credentials-reset.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -527,6 +528,60 @@ describe.each(DIALECTS)("passkeys on %s", (dialect) => {
     });
   });
 
+  it("takes the RP ID and the expected origins from passkey.rpID and passkey.origin, never from the request", async () => {
+    const appOrigin = "https://app.example.com";
+    const configured = await startTestServer(dialect, { passkey: { rpID: "example.com", origin: [appOrigin, "https://*.example.org"] } });
+    try {
+      const c = new TestClient(configured.base);
+      await signUp(c);
+      const authenticator = new SoftAuthenticator(appOrigin);
+      const options = await c.get("/passkey/generate-register-options");
+      expect(options.body.rp.id).toBe("example.com");
+      // The service's own origin is not on the configured list, whatever the request's Origin header says.
+      const fromServiceOrigin = await c.post(
+        "/passkey/verify-registration",
+        { response: authenticator.createCredential(options.body, { origin: new URL(configured.url).origin }) },
+      );
+      expect(fromServiceOrigin.body.code).toBe("FAILED_TO_VERIFY_REGISTRATION");
+      const again = await c.get("/passkey/generate-register-options");
+      const registered = await c.post("/passkey/verify-registration", { response: authenticator.createCredential(again.body) });
+      expect(registered.status).toBe(200);
+
+      const browser = new TestClient(configured.base);
+      const signInOptions = await browser.get("/passkey/generate-authenticate-options");
+      expect(signInOptions.body.rpId).toBe("example.com");
+      const viaPattern = await browser.post("/passkey/verify-authentication", {
+        response: authenticator.getAssertion(signInOptions.body, {
+          origin: "https://login.example.org",
+          credentialId: registered.body.credentialID,
+        }),
+      });
+      expect(viaPattern.status).toBe(200);
+      const other = new TestClient(configured.base);
+      const otherOptions = await other.get("/passkey/generate-authenticate-options");
+      const evil = await other.post("/passkey/verify-authentication", {
+        response: authenticator.getAssertion(otherOptions.body, { origin: "https://evil.example", credentialId: registered.body.credentialID }),
+      });
+      expect(evil.status).toBe(400);
+      expect(evil.body.code).toBe("AUTHENTICATION_FAILED");
+    } finally {
+      await configured.close();
+    }
+  });
+
+  it("limits the verify routes with rateLimit.enabled (the credential rule: 3 per 10 s per client)", async () => {
+    const limited = await startTestServer(dialect, { rateLimit: { enabled: true } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await new TestClient(limited.base).post("/passkey/verify-authentication", { response: {} })).status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("answers 404 on every passkey route when passkey.enabled is false", async () => {
     const off = await startTestServer(dialect, { passkey: { enabled: false } });
     try {
@@ -541,5 +596,25 @@ describe.each(DIALECTS)("passkeys on %s", (dialect) => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe("passkey options", () => {
+  const resolve = (passkey: unknown) => resolveConfig({ secret: "x".repeat(32), passkey } as GatehouseOptions, { nodeEnv: "test" });
+
+  it("defaults: on, named Gatehouse, RP ID and origins left to BASE_URL and trustedOrigins, UV preferred", () => {
+    expect(resolve(undefined).passkey).toEqual({
+      enabled: true,
+      rpName: "Gatehouse",
+      authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+    });
+    expect(resolve({ origin: "https://app.example.com" }).passkey.origin).toEqual(["https://app.example.com"]);
+  });
+
+  it("refuses an origin with a path, a non-origin, or an RP ID that is no domain name", () => {
+    for (const bad of [{ origin: "https://app.example.com/login" }, { origin: ["not a url"] }, { origin: [] }, { rpID: "Example.COM" }, { rpID: "https://example.com" }]) {
+      expect(() => resolve(bad), JSON.stringify(bad)).toThrow(ConfigError);
+    }
+    expect(() => resolve({ rpID: "example.com", origin: ["https://*.example.com", "https://example.com:8443"] })).not.toThrow();
   });
 });
