@@ -97,12 +97,10 @@ export async function reserveAttempt(ctx: EndpointContext, challenge: TwoFactorC
   const max = runtime.config.twoFactor.otpOptions.allowedAttempts;
   const count = await runtime.stores.twoFactorChallenges.reserveAttempt(challenge.id, max, runtime.now());
   if (count !== null) return count;
+  // Spent (or over). Not deleted here: codes that reserved the last attempts may still be checked right now, and
+  // one of them may be right; the last wrong one deletes it (wrongCode), else it expires unused.
   const still = await runtime.stores.twoFactorChallenges.findChallenge(challenge.id, runtime.now());
-  if (still) {
-    await runtime.stores.twoFactorChallenges.deleteChallenge(challenge.id);
-    throw tooManyAttempts(runtime);
-  }
-  throw invalidTwoFactorCookie(runtime);
+  throw still ? tooManyAttempts(runtime) : invalidTwoFactorCookie(runtime);
 }
 
 /**

@@ -80,10 +80,8 @@ export const verifyTotp = defineEndpoint({
         // Enrolment: its own attempt cap, the last wrong code discards it (enable again for a new secret).
         const max = runtime.config.twoFactor.otpOptions.allowedAttempts;
         const attempt = await runtime.stores.twoFactors.reservePendingAttempt(userId, max);
-        if (attempt === null) {
-          await runtime.stores.twoFactors.discardPendingTotp(userId, now);
-          throw tooManyAttempts(runtime);
-        }
+        // Spent: not discarded here (codes that took the last attempts may be being checked); the last wrong one does.
+        if (attempt === null) throw tooManyAttempts(runtime);
         const step = matchTotpStep(secret, body.code.trim(), params, now);
         if (step === null) {
           if (attempt >= max) {
