@@ -24,6 +24,8 @@ export interface SoftCredential {
   /** The user handle the server named (base64url). */
   userHandle: string;
   privateKey: KeyObject;
+  /** The COSE public key, as the attestation carried it (what Better Auth stores, in standard base64). */
+  publicKey: Uint8Array;
   counter: number;
 }
 
@@ -90,7 +92,7 @@ export class SoftAuthenticator {
       ]),
     );
     const clientDataJSON = this.clientData("webauthn.create", opts.challenge ?? options.challenge, opts);
-    this.credentials.set(id, { id, rpId, userHandle: options.user.id, privateKey, counter: 0 });
+    this.credentials.set(id, { id, rpId, userHandle: options.user.id, privateKey, publicKey: cose, counter: 0 });
     return {
       id,
       rawId: id,
