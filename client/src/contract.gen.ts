@@ -610,6 +610,9 @@ export interface FeaturesData {
   passkey: {
     enabled: boolean;
   };
+  twoFactor: {
+    enabled: boolean;
+  };
 }
 
 export interface ForgetPasswordBody {

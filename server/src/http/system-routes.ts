@@ -69,6 +69,8 @@ export const features = defineEndpoint({
     emailOTP: z.object({ enabled: z.boolean(), signUp: z.boolean(), otpLength: z.number(), changeEmail: z.boolean() }),
     /** Passkeys: registration, sign-in (with the browser's autofill) and their management. */
     passkey: z.object({ enabled: z.boolean() }),
+    /** Second factors (an authenticator app, backup codes, codes by email) and the second step of every sign-in. */
+    twoFactor: z.object({ enabled: z.boolean() }),
   }),
   summary: "The features this deployment has turned on",
   tags: ["System"],
@@ -101,6 +103,7 @@ export const features = defineEndpoint({
         changeEmail: config.emailOTP.enabled && config.emailOTP.changeEmail.enabled,
       },
       passkey: { enabled: config.passkey.enabled },
+      twoFactor: { enabled: config.twoFactor.enabled },
     };
   },
 });

@@ -24,8 +24,8 @@ export function SecurityPage() {
   useDocumentTitle(t("security.title"));
   const hasPassword = useHasPassword();
   const features = useFeatures();
-  const on = (feature: "twoFactor" | "passkey") =>
-    features === null || (features !== undefined && (features as unknown as Record<string, { enabled?: boolean } | undefined>)[feature]?.enabled !== false);
+  // Shown once the features are read; a failed read shows everything and lets the service answer.
+  const on = (feature: "twoFactor" | "passkey") => features === null || (features !== undefined && features[feature].enabled);
 
   return (
     <div className={styles.page}>

@@ -50,9 +50,7 @@ export function OtherSignInWays({ returnTo, email }: OtherSignInWaysProps) {
   const features = useFeatures();
   const [lastUsed] = useState(lastUsedMethod);
   // Until the features are read, nothing is offered; a failed read offers everything and lets the service answer.
-  const on = (feature: "passkey" | "magicLink" | "emailOTP") =>
-    features !== undefined &&
-    (features === null || (features as unknown as Partial<Record<string, { enabled: boolean }>>)[feature]?.enabled !== false);
+  const on = (feature: "passkey" | "magicLink" | "emailOTP") => features !== undefined && (features === null || features[feature].enabled);
   const passkey = usePasskeySignIn(returnTo, on("passkey"));
   const state: SignInState = { from: returnTo, ...(email ? { email } : {}) };
 
