@@ -8,6 +8,18 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ADMIN_QUERIES, checkQueries, makeUsers, queryPath, seedPostgres, seedSqlite } from "./lib/admin-users.mjs";
 import {
+  checkPasskeySignIn,
+  checkTotpSignIn,
+  passkeySignInSteps,
+  seedPasskeyUsers,
+  seedTotpUsers,
+  TOTP_PERIOD_MS,
+  TotpPool,
+  totpSignInSteps,
+  totpStepNow,
+} from "./lib/factors.mjs";
+import { runFlowLoad } from "./lib/flow-load.mjs";
+import {
   evaluateImportTargets,
   FIREBASE_FLAGS,
   parseImportSummary,
@@ -20,8 +32,10 @@ import { dropDatabase, recreateDatabase } from "./lib/pg-admin.mjs";
 import { cpuTimes, freePort, machineTicks, memoryOf, settle, sleep, startServer } from "./lib/proc.mjs";
 import {
   evaluateAdminTargets,
+  evaluateFactorsTargets,
   evaluateTargets,
   renderAdminMarkdown,
+  renderFactorsMarkdown,
   renderConsole,
   renderMarkdown,
   updateReadme,
@@ -55,14 +69,15 @@ const config = {
   }),
   adminDuration: num("BENCH_ADMIN_DURATION", 5),
   importUsers: num("BENCH_IMPORT_USERS", 100_000),
+  totpUsers: process.env.BENCH_TOTP_USERS ? num("BENCH_TOTP_USERS", 0) : null,
   cpuProfile: process.env.BENCH_CPU_PROF === "1",
   keepData: process.env.BENCH_KEEP === "1",
 };
 
-// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth, admin, import) and/or databases (sqlite,
-// postgres).
-const PARTS = ["hash", "ceiling", "gatehouse", "better-auth", "admin", "import"];
-// The parts behind the main tables of README.md; the admin and import parts have tables of their own.
+// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth, admin, import, factors) and/or databases
+// (sqlite, postgres).
+const PARTS = ["hash", "ceiling", "gatehouse", "better-auth", "admin", "import", "factors"];
+// The parts behind the main tables of README.md; the admin, import and factors parts have tables of their own.
 const MAIN_PARTS = ["hash", "ceiling", "gatehouse", "better-auth"];
 const DATABASES = ["sqlite", "postgres"];
 const onlyTokens = (process.env.BENCH_ONLY ?? "")
@@ -235,11 +250,11 @@ async function stormWithReads(storm, base, cookies) {
  * A load against a server, with the server's CPU time per answered request (all its threads: user and system,
  * in microseconds). Unlike req/s, this hardly depends on how fast the load generator is.
  */
-async function measure(server, opts) {
+async function measure(server, opts, run = runLoad) {
   const before = cpuTimes(server.pid);
   const machineBefore = machineTicks();
   const driverBefore = process.cpuUsage();
-  const result = await runLoad(opts);
+  const result = await run(opts);
   const after = cpuTimes(server.pid);
   const machineAfter = machineTicks();
   const driver = process.cpuUsage(driverBefore);
@@ -404,6 +419,115 @@ async function benchCeiling(database = "sqlite") {
   } finally {
     await server.stop();
   }
+}
+
+// ---- second factors and passkeys (the factors part) --------------------------------------------------------
+
+const FACTORS_PG_DATABASE = "gatehouse_bench_factors";
+
+/**
+ * Gatehouse on a fresh database (cookie cache off, as the main sign-in loads), with users enrolled through the real
+ * routes: TOTP users (sign-up, two-factor/enable with the password, verify-totp) and passkey users (sign-up, then a
+ * passkey registered from that fresh session). Then, each with the hash limit measured just before and just after
+ * the hash-bound ones: password sign-in of the passkey users (one request, autocannon as the main sign-in load), a
+ * TOTP sign-in (sign-in/email, then two-factor/verify-totp with the pending cookie: both requests are one
+ * operation) and a passkey sign-in (generate-authenticate-options, then verify-authentication: one operation).
+ */
+async function benchFactors(database) {
+  const dir = join(work, `factors-${database}`);
+  mkdirSync(dir, { recursive: true });
+  const out = { database };
+  let databaseUrl;
+  if (database === "sqlite") {
+    databaseUrl = `sqlite://${join(dir, "bench.db")}`;
+  } else {
+    const created = await recreateDatabase(config.pgAdminUrl, FACTORS_PG_DATABASE);
+    databaseUrl = created.url;
+    out.postgresVersion = created.version;
+  }
+  const tag = `gatehouse-factors-${database}`;
+  const port = await freePort();
+  const spec = TARGETS.gatehouse.spawnSpec({ port, databaseUrl, cookieCache: false, dir });
+  log(`Gatehouse second factors and passkeys on ${database}: starting`);
+  const server = await startTarget(tag, spec, port);
+  try {
+    const base = server.base;
+    // A user's TOTP code is accepted once per time step, and only a later step after it (within one step of the
+    // server's clock): each user finishes two sign-ins at first (the current step's code, then the next one's), then
+    // one per 30 s. Enough users for the whole load at the machine's hash rate, with a margin, plus one per connection.
+    const estimate = (await measureHashLimitWith({ GLIBC_TUNABLES: TUNED_MALLOC }, 1)).hashesPerSecond;
+    const totpCount =
+      config.totpUsers ??
+      config.connections + Math.ceil((1.3 * estimate * Math.min(config.duration + 2, 60)) / 2);
+    const seedStart = Date.now();
+    const totpUsers = await seedTotpUsers(base, { prefix: `totp-${runTag}-${database}`, count: totpCount, password: PASSWORD });
+    const pool = new TotpPool(totpUsers);
+    // Each enrolment spent the step of its code (the check below spends one more user's next step).
+    const enrolledStep = Math.max(...totpUsers.map((u) => u.lastStep));
+    const passkeys = await seedPasskeyUsers(base, { prefix: `pk-${runTag}-${database}`, count: config.connections, password: PASSWORD });
+    out.seeded = { totpUsers: totpCount, passkeyUsers: passkeys.emails.length, seconds: Math.round((Date.now() - seedStart) / 100) / 10 };
+    log(`  seeded ${totpCount} users with an authenticator app and ${passkeys.emails.length} with a passkey in ${out.seeded.seconds} s`);
+    await checkTotpSignIn(base, pool, PASSWORD);
+    await checkPasskeySignIn(base, passkeys.authenticator, passkeys.emails);
+    log("  one TOTP sign-in and one passkey sign-in checked (each session is the user's)");
+    await settle(server.pid);
+    await sleep(1000);
+    out.rssIdleMb = memoryOf(server.pid).rssMb;
+
+    // Password sign-in, one request, as the main sign-in load (a passkey user: no second factor).
+    out.hashLimitBeforePassword = await hashLimit();
+    out.passwordSignIn = await measure(server, signInLoad(base, passkeys.emails[0]));
+    log(`  password sign-in: ${brief(out.passwordSignIn)}`);
+    await settle(server.pid);
+    out.hashLimitAfterPassword = await hashLimit();
+    out.hashLimitForPassword = Math.round(((out.hashLimitBeforePassword + out.hashLimitAfterPassword) / 2) * 10) / 10;
+
+    // TOTP sign-in: both requests are one operation. Every user spent the step of its enrolment: the load starts
+    // once the clock is past all of them, so that each has two steps to give (usually it is already).
+    if (totpStepNow() <= enrolledStep) {
+      const wait = (enrolledStep + 1) * TOTP_PERIOD_MS - Date.now() + 200;
+      log(`  waiting ${(wait / 1000).toFixed(1)} s for the next TOTP step`);
+      await sleep(wait);
+    }
+    out.hashLimitBeforeTotp = out.hashLimitAfterPassword;
+    out.totpSignIn = await measure(
+      server,
+      {
+        name: "TOTP sign-in",
+        url: base,
+        connections: config.connections,
+        duration: config.duration,
+        timeout: 60,
+        steps: totpSignInSteps(base, pool, PASSWORD),
+        end: (context) => pool.give(context.user),
+      },
+      runFlowLoad,
+    );
+    out.totpSignIn.poolExhausted = pool.exhausted;
+    log(`  TOTP sign-in (both requests): ${brief(out.totpSignIn)}${pool.exhausted ? `; ${pool.exhausted} found no user with a step left` : ""}`);
+    await settle(server.pid);
+    out.hashLimitAfterTotp = await hashLimit();
+    out.hashLimitForTotp = Math.round(((out.hashLimitBeforeTotp + out.hashLimitAfterTotp) / 2) * 10) / 10;
+
+    // Passkey sign-in: both requests are one operation, no password hash; warmed up like the get-session loads.
+    const passkeyLoad = (duration) => ({
+      name: "passkey sign-in",
+      url: base,
+      connections: config.connections,
+      duration,
+      timeout: 60,
+      steps: passkeySignInSteps(base, passkeys.authenticator),
+    });
+    await runFlowLoad(passkeyLoad(config.warmup));
+    await settle(server.pid);
+    out.passkeySignIn = await measure(server, passkeyLoad(config.duration), runFlowLoad);
+    log(`  passkey sign-in (both requests): ${brief(out.passkeySignIn)}`);
+    out.rssPeakMb = memoryOf(server.pid).hwmMb;
+    if (server.exited) throw new Error(`${tag} exited during the run: ${JSON.stringify(server.exited)}`);
+  } finally {
+    await server.stop();
+  }
+  return out;
 }
 
 // ---- the administrators' user list on a large table ------------------------------------------------------
@@ -614,6 +738,7 @@ const results = {
   servers: {},
   admin: null,
   import: null,
+  factors: null,
   errors: [],
 };
 
@@ -698,6 +823,23 @@ async function main() {
       }
     }
   }
+  if (parts.includes("factors")) {
+    results.factors = {};
+    for (const database of databases) {
+      try {
+        await settle(process.pid);
+        results.factors[database] = await benchFactors(database);
+      } catch (error) {
+        results.errors.push(`factors on ${database}: ${error.message}`);
+        results.factors[database] = { database, error: error.message };
+        log(`  failed: ${error.message}`);
+      } finally {
+        if (database === "postgres" && !config.keepData) {
+          await dropDatabase(config.pgAdminUrl, FACTORS_PG_DATABASE).catch(() => undefined);
+        }
+      }
+    }
+  }
   if (parts.includes("hash")) {
     log("password-hash limit, again at the end");
     const last = await measureBothHashLimits();
@@ -727,6 +869,7 @@ async function main() {
   results.targets = evaluateTargets(results);
   results.adminTargets = evaluateAdminTargets(results);
   results.importTargets = evaluateImportTargets(results);
+  results.factorsTargets = evaluateFactorsTargets(results);
 
   writeFileSync(join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
   // Each table of README.md is written only by a run of its own parts: a run of the admin part alone leaves the
@@ -735,11 +878,13 @@ async function main() {
   if (mainRan) console.log("\n" + renderConsole(results));
   if (results.admin) console.log("\n" + renderConsole(results, renderAdminMarkdown));
   if (results.import) console.log("\n" + renderConsole(results, renderImportMarkdown));
+  if (results.factors) console.log("\n" + renderConsole(results, renderFactorsMarkdown));
   if (fullRun || process.env.BENCH_README === "1") {
     if (mainRan) updateReadme(join(HERE, "README.md"), renderMarkdown(results));
     if (results.admin) updateReadme(join(HERE, "README.md"), renderAdminMarkdown(results), "admin-results");
     if (results.import) updateReadme(join(HERE, "README.md"), renderImportMarkdown(results), "import-results");
-    log(`wrote bench/results/latest.json and the ${[mainRan && "main", results.admin && "admin", results.import && "import"].filter(Boolean).join(", ")} tables in bench/README.md`);
+    if (results.factors) updateReadme(join(HERE, "README.md"), renderFactorsMarkdown(results), "factors-results");
+    log(`wrote bench/results/latest.json and the ${[mainRan && "main", results.admin && "admin", results.import && "import", results.factors && "factors"].filter(Boolean).join(", ")} tables in bench/README.md`);
   } else {
     log("wrote bench/results/latest.json (a partial run leaves bench/README.md as it is; BENCH_README=1 writes it)");
   }
@@ -760,6 +905,9 @@ try {
     }
     if (parts.includes("import") && databases.includes("postgres")) {
       await dropDatabase(config.pgAdminUrl, IMPORT_PG_DATABASE).catch(() => undefined);
+    }
+    if (parts.includes("factors") && databases.includes("postgres")) {
+      await dropDatabase(config.pgAdminUrl, FACTORS_PG_DATABASE).catch(() => undefined);
     }
   }
 }

@@ -160,8 +160,8 @@ function markdownTable({ header, rows }) {
 }
 
 function problems(results) {
-  // The admin part's failures are listed under its own table.
-  const notes = results.errors.filter((e) => !e.startsWith("admin"));
+  // The admin and factors parts' failures are listed under their own tables.
+  const notes = results.errors.filter((e) => !e.startsWith("admin") && !e.startsWith("factors"));
   const check = (where, r) => {
     if (r && (r.non2xx || r.errors || r.timeouts)) {
       notes.push(`${where}: ${r.non2xx} non-2xx (${JSON.stringify(r.statuses)}), ${r.errors} errors, ${r.timeouts} timeouts`);
@@ -309,6 +309,81 @@ export function renderAdminMarkdown(results) {
           notes.push(`${label}, ${q.label}, ${conns(Number(n))}: ${r.non2xx} non-2xx (${JSON.stringify(r.statuses)}), ${r.errors} errors, ${r.timeouts} timeouts`);
         }
       }
+    }
+  }
+  if (notes.length) lines.push("", "⚠ Failed requests in this run:", "", ...notes.map((n) => `- ${n}`));
+  return lines.join("\n");
+}
+
+// ---- second factors and passkeys (the factors part) -------------------------------------------------------
+
+/** Targets of issue #15: TOTP sign-in ≥ 90% of the hash limit, passkey sign-in ≥ 20× password sign-in, per database. */
+export function evaluateFactorsTargets(results) {
+  const out = [];
+  for (const [db] of DBS) {
+    const d = results.factors?.[db];
+    if (!d) continue;
+    const ratio = (a, b, threshold, label, id, unit) => {
+      if (!a || !b) return out.push({ id, label, database: db, value: d.error ? "failed" : "not measured", pass: d.error ? false : null });
+      const r = a / b;
+      const value = unit === "x" ? `${r.toFixed(1)}× (${fmtRps(a)} vs ${fmtRps(b)})` : `${Math.round(r * 100)}% (${fmtRps(a)} of ${fmtRps(b)})`;
+      out.push({ id, label, database: db, ratio: r, value, pass: r >= threshold });
+    };
+    ratio(d.totpSignIn?.rps, d.hashLimitForTotp, 0.9, "TOTP sign-in (both requests) ≥ 90% of the hash limit (mean of just before and just after)", "totp", "%");
+    ratio(d.passkeySignIn?.rps, d.passwordSignIn?.rps, 20, "passkey sign-in (both requests) ≥ 20× the password sign-in rate", "passkey", "x");
+  }
+  return out;
+}
+
+export function renderFactorsMarkdown(results) {
+  const m = results.machine;
+  const c = results.config;
+  const dbs = DBS.filter(([db]) => results.factors?.[db]);
+  const pg = results.factors?.postgres?.postgresVersion;
+  const row = (label, cell) => [label, ...dbs.map(([db]) => (results.factors[db].error ? "failed" : cell(results.factors[db])))];
+  const cpu = (r) => fmtCpu(r);
+  const table = {
+    header: ["figure", ...dbs.map(([, l]) => `Gatehouse, ${l}`)],
+    rows: [
+      row("password sign-in req/s (hash limit before / after)", (d) => `${fmtRps(d.passwordSignIn?.rps)}${warn(d.passwordSignIn)} (${d.hashLimitBeforePassword ?? "–"} / ${d.hashLimitAfterPassword ?? "–"})`),
+      row("password sign-in p50 / p99", (d) => pair(d.passwordSignIn)),
+      row("TOTP sign-in, both requests: sign-ins/s (hash limit before / after)", (d) => `${fmtRps(d.totpSignIn?.rps)}${warn(d.totpSignIn)} (${d.hashLimitBeforeTotp ?? "–"} / ${d.hashLimitAfterTotp ?? "–"})`),
+      row("TOTP sign-in p50 / p99 (both requests)", (d) => pair(d.totpSignIn)),
+      row("passkey sign-in, both requests: sign-ins/s", (d) => `${fmtRps(d.passkeySignIn?.rps)}${warn(d.passkeySignIn)}`),
+      row("passkey sign-in p50 / p99 (both requests)", (d) => pair(d.passkeySignIn)),
+      row("server CPU per sign-in (user + system): password / TOTP / passkey", (d) => `${cpu(d.passwordSignIn)} / ${cpu(d.totpSignIn)} / ${cpu(d.passkeySignIn)}`),
+      row("users seeded through the routes (time)", (d) => (d.seeded ? `${d.seeded.totpUsers} with TOTP, ${d.seeded.passkeyUsers} with a passkey (${d.seeded.seconds} s)` : "–")),
+      row("RSS idle / peak", (d) => `${fmtMb(d.rssIdleMb)} / ${fmtMb(d.rssPeakMb)}`),
+    ],
+  };
+  const targets = results.factorsTargets ?? [];
+  const mark = (t) => (!t || t.pass === null ? "–" : `${t.pass ? "**PASS**" : "**FAIL**"} ${t.value}`);
+  const labels = [...new Set(targets.map((t) => t.label))];
+  const lines = [
+    `Run of ${results.date.slice(0, 16).replace("T", " ")} UTC. Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ` +
+      `Node ${m.node}${pg ? `, PostgreSQL ${pg}` : ""}; load average ${m.loadAverageAtStart[0]} at the start, ` +
+      `${m.loadAverageAtEnd[0]} at the end. Gatehouse ${results.versions.gatehouse}, autocannon ${results.versions.autocannon}. ` +
+      `${c.duration} s per load, ${c.connections} connections (the passkey load after a ${c.warmup} s warm-up); ` +
+      `the hash limit is the higher of Node as it comes and the launcher's malloc settings, ${c.hashSeconds} s each.`,
+    "",
+    markdownTable(table),
+    "",
+    markdownTable({
+      header: ["target (Gatehouse)", ...dbs.map(([, l]) => l)],
+      rows: labels.map((label) => [label, ...dbs.map(([db]) => mark(targets.find((t) => t.label === label && t.database === db)))]),
+    }),
+  ];
+  const notes = results.errors.filter((e) => e.startsWith("factors"));
+  for (const [db, label] of dbs) {
+    const d = results.factors[db];
+    for (const [what, r] of [
+      ["password sign-in", d.passwordSignIn],
+      ["TOTP sign-in", d.totpSignIn],
+      ["passkey sign-in", d.passkeySignIn],
+    ]) {
+      if (!r) continue;
+      if (r.failures && r.failed) notes.push(`${label}, ${what}: ${r.failed} failed (${JSON.stringify(r.failures)}), ${r.errors} errors, ${r.timeouts} timeouts`);
+      else if (!r.failures && (r.non2xx || r.errors || r.timeouts)) notes.push(`${label}, ${what}: ${r.non2xx} non-2xx (${JSON.stringify(r.statuses)}), ${r.errors} errors, ${r.timeouts} timeouts`);
     }
   }
   if (notes.length) lines.push("", "⚠ Failed requests in this run:", "", ...notes.map((n) => `- ${n}`));
