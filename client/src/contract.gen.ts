@@ -57,6 +57,8 @@ export interface Organization {
   logo: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: ISODateString;
+  /** Members without a second factor are refused the organization (set by owners and admins with update) */
+  requireTwoFactor: boolean;
 }
 
 /** A registered passkey (WebAuthn credential) of the user */
@@ -187,6 +189,41 @@ export interface User {
   twoFactorEnabled: boolean;
 }
 
+/** A user's sign-in factors, as an administrator sees them: kinds, dates and counts, never secrets */
+export interface UserFactors {
+  userId: string;
+  /** user.twoFactorEnabled: whether the user meets a second step at sign-in */
+  twoFactorEnabled: boolean;
+  /** A confirmed authenticator app (TOTP); null when none */
+  totp: {
+    /** When the authenticator was confirmed (null: not recorded) */
+    enabledAt: ISODateString | null;
+  } | null;
+  /** An authenticator waiting for its first code (not a factor yet) */
+  totpPending: boolean;
+  /** The email code as a second factor; null when not one */
+  emailCode: {
+    enabledAt: ISODateString;
+  } | null;
+  backupCodes: {
+    remaining: number;
+  };
+  trustedDevices: {
+    /** Browsers that skip the second step, unexpired */
+    count: number;
+  };
+  /** The second step is locked after too many wrong codes until then */
+  lockedUntil: ISODateString | null;
+  passkeys: Array<{
+    id: string;
+    name: string | null;
+    createdAt: ISODateString;
+    /** "singleDevice" or "multiDevice" */
+    deviceType: string;
+    backedUp: boolean;
+  }>;
+}
+
 // ---- Each route's body, query string and answer ----------------------------------------------------------------------
 
 export interface AccountInfoQuery {
@@ -255,6 +292,8 @@ export interface AdminGetOrganizationData {
   logo: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: ISODateString;
+  /** Members without a second factor are refused the organization (set by owners and admins with update) */
+  requireTwoFactor: boolean;
   memberCount: number;
   members: MemberWithUser[];
 }
@@ -320,6 +359,8 @@ export interface AdminListOrganizationsData {
     logo: string | null;
     metadata: Record<string, unknown> | null;
     createdAt: ISODateString;
+    /** Members without a second factor are refused the organization (set by owners and admins with update) */
+    requireTwoFactor: boolean;
     memberCount: number;
   }>;
   total: number;
@@ -335,6 +376,12 @@ export interface AdminListRolesData {
   /** The role a new user gets when none is named (admin.defaultRole) */
   defaultRole: string;
 }
+
+export interface AdminListUserFactorsQuery {
+  userId: string;
+}
+
+export type AdminListUserFactorsData = UserFactors;
 
 export interface AdminListUserSessionsBody {
   userId: string;
@@ -391,6 +438,22 @@ export interface AdminRemoveUserBody {
 
 export interface AdminRemoveUserData {
   success: boolean;
+}
+
+export interface AdminResetUserFactorsBody {
+  userId: string;
+  includePasskeys?: boolean;
+}
+
+export interface AdminResetUserFactorsData {
+  success: boolean;
+  removed: {
+    totp: boolean;
+    emailCode: boolean;
+    backupCodes: number;
+    trustedDevices: number;
+    passkeys: number;
+  };
 }
 
 export interface AdminRevokeUserSessionBody {
@@ -768,6 +831,8 @@ export interface OrganizationCreateData {
   logo: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: ISODateString;
+  /** Members without a second factor are refused the organization (set by owners and admins with update) */
+  requireTwoFactor: boolean;
   members: Member[];
 }
 
@@ -809,6 +874,8 @@ export type OrganizationGetFullOrganizationData = {
   logo: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: ISODateString;
+  /** Members without a second factor are refused the organization (set by owners and admins with update) */
+  requireTwoFactor: boolean;
   members: MemberWithUser[];
   invitations: Invitation[];
   teams: Array<{
@@ -994,6 +1061,7 @@ export interface OrganizationUpdateBody {
     slug?: string;
     logo?: string | null;
     metadata?: Record<string, unknown> | null;
+    requireTwoFactor?: boolean;
   };
   organizationId?: string;
 }
@@ -1425,9 +1493,11 @@ export const ROUTES = {
   "/admin/impersonate-user": { method: "POST", changesSession: true, body: shape<AdminImpersonateUserBody>(), data: shape<AdminImpersonateUserData>() },
   "/admin/list-organizations": { method: "GET", query: shape<AdminListOrganizationsQuery>(), data: shape<AdminListOrganizationsData>() },
   "/admin/list-roles": { method: "GET", data: shape<AdminListRolesData>() },
+  "/admin/list-user-factors": { method: "GET", query: shape<AdminListUserFactorsQuery>(), data: shape<AdminListUserFactorsData>() },
   "/admin/list-user-sessions": { method: "POST", body: shape<AdminListUserSessionsBody>(), data: shape<AdminListUserSessionsData>() },
   "/admin/list-users": { method: "GET", query: shape<AdminListUsersQuery>(), data: shape<AdminListUsersData>() },
   "/admin/remove-user": { method: "POST", body: shape<AdminRemoveUserBody>(), data: shape<AdminRemoveUserData>() },
+  "/admin/reset-user-factors": { method: "POST", body: shape<AdminResetUserFactorsBody>(), data: shape<AdminResetUserFactorsData>() },
   "/admin/revoke-user-session": { method: "POST", changesSession: true, body: shape<AdminRevokeUserSessionBody>(), data: shape<AdminRevokeUserSessionData>() },
   "/admin/revoke-user-sessions": { method: "POST", changesSession: true, body: shape<AdminRevokeUserSessionsBody>(), data: shape<AdminRevokeUserSessionsData>() },
   "/admin/set-role": { method: "POST", body: shape<AdminSetRoleBody>(), data: shape<AdminSetRoleData>() },
@@ -1658,6 +1728,7 @@ export const ERROR_CODES = [
   "TOTP_ALREADY_ENABLED",
   "TOTP_NOT_ENABLED",
   "TWO_FACTOR_NOT_ENABLED",
+  "TWO_FACTOR_REQUIRED_BY_ORGANIZATION",
   "UNABLE_TO_CREATE_USER",
   "UNABLE_TO_CREATE_VERIFICATION",
   "UNABLE_TO_LINK_ACCOUNT",
@@ -1702,9 +1773,11 @@ export const ERROR_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS_FOR_THIS_ORGANIZATION",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_ORGANIZATIONS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_FACTORS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
   "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY",
   "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
+  "YOU_ARE_NOT_ALLOWED_TO_RESET_USERS_FACTORS",
   "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
   "YOU_ARE_NOT_ALLOWED_TO_SET_A_NON_EXISTENT_ROLE_VALUE",
   "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD",
@@ -1718,10 +1791,12 @@ export const ERROR_CODES = [
   "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER",
   "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER",
   "YOU_CANNOT_REMOVE_YOURSELF",
+  "YOU_CANNOT_RESET_YOUR_OWN_FACTORS",
   "YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT",
   "YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM",
   "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS",
   "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS",
+  "YOU_MUST_ENABLE_TWO_FACTOR_BEFORE_REQUIRING_IT",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -228,6 +228,7 @@ describe("composing modules", () => {
       "0010-two-factor",
       "0011-passkey",
       "0012-passwordless",
+      "0013-organization-require-two-factor",
     ]);
   });
 });

@@ -33,6 +33,7 @@ describe.each(DIALECTS)("organization storage on %s", (dialect) => {
       logo: null,
       metadata: JSON.stringify({ a: 1 }),
       createdAt: t0,
+      requireTwoFactor: false,
       ...overrides,
     });
   }

@@ -23,6 +23,8 @@ export const STATEMENTS = {
   session: ["list", "revoke", "delete"],
   /** The organizations overview: every organization, and its members, whoever is a member. */
   organization: ["list", "get"],
+  /** A user's sign-in factors (factor-routes.ts): what they have (never a secret), and removing them. */
+  factors: ["list", "reset"],
 } as const;
 
 export type Resource = keyof typeof STATEMENTS;
@@ -36,8 +38,9 @@ export const ROLES: { readonly admin: RoleActions; readonly user: RoleActions } 
     user: STATEMENTS.user.filter((action) => action !== "impersonate-admins"),
     session: STATEMENTS.session,
     organization: STATEMENTS.organization,
+    factors: STATEMENTS.factors,
   },
-  user: { user: [], session: [], organization: [] },
+  user: { user: [], session: [], organization: [], factors: [] },
 };
 
 /**

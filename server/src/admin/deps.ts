@@ -6,18 +6,22 @@ import { defineEndpointFor, type EndpointContext } from "../http/endpoint.js";
 import type { PublicBase } from "../http/public-base.js";
 import type { Logger } from "../logger.js";
 import type { OrganizationRepositories } from "../organization/store/index.js";
+import type { PasskeyRepositories } from "../passkey/store/index.js";
 import type { SessionService } from "../session/session-service.js";
 import type { CoreRepositories, Transactional } from "../storage/index.js";
+import type { TwoFactorRepositories } from "../two-factor/store/index.js";
 import type { AdminRepositories } from "./store/index.js";
 
 /**
  * The stores administrator routes use: core's (they manage users, passwords and sessions), their own user directory,
- * and the organization module's, read for the administrators' organization list.
+ * the organization module's, read for the administrators' organization list, and the two-factor and passkey
+ * modules' for a user's factors (factor-routes.ts): absent when those modules are not installed.
  */
 export type AdminStores = Transactional<
   CoreRepositories &
     AdminRepositories &
-    Pick<OrganizationRepositories, "organizations" | "members" | "organizationDirectory">
+    Pick<OrganizationRepositories, "organizations" | "members" | "organizationDirectory"> &
+    Partial<TwoFactorRepositories & PasskeyRepositories>
 >;
 
 /**

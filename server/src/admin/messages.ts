@@ -30,6 +30,10 @@ export const ADMIN_MESSAGES = {
   FAILED_TO_FIND_ADMIN_SESSION: "Failed to find admin session",
   INVALID_PERMISSION_CHECK_NO_PERMISSIONS_WERE_PASSED: "invalid permission check. no permission(s) were passed.",
   USER_ID_OR_ROLE_IS_REQUIRED: "user id or role is required",
+  /** Ours (factor-routes.ts): the `factors` resource's refusals, and one's own factors go through the step-up. */
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_FACTORS: "You are not allowed to list users factors",
+  YOU_ARE_NOT_ALLOWED_TO_RESET_USERS_FACTORS: "You are not allowed to reset users factors",
+  YOU_CANNOT_RESET_YOUR_OWN_FACTORS: "You cannot reset your own factors",
 } as const;
 
 /** Codes sent with a message they are not derived from alone (see http/error-catalogue.ts). */

@@ -1,5 +1,6 @@
 import { defineModule } from "../gatehouse-module.js";
 import { banUser, unbanUser } from "./ban-routes.js";
+import { listUserFactors, resetUserFactors } from "./factor-routes.js";
 import { impersonateUser, stopImpersonating } from "./impersonation-routes.js";
 import { listUsers } from "./list-users-route.js";
 import { ADMIN_MESSAGES } from "./messages.js";
@@ -14,8 +15,9 @@ import { adminRepositories } from "./store/index.js";
 import { adminUpdateUser, createUser, getUser, removeUser, setRole, setUserPassword } from "./user-routes.js";
 
 /**
- * Site administration (API-NOTES-PLUGINS.md, admin): users, roles, bans, impersonation, sessions, and a read-only
- * view of every organization (through the organization module's store). No option turns it off today. It has no table
+ * Site administration (API-NOTES-PLUGINS.md, admin): users, roles, bans, impersonation, sessions, a read-only
+ * view of every organization (through the organization module's store), and a user's sign-in factors, shown and
+ * reset (through the two-factor and passkey modules' stores: factor-routes.ts). No option turns it off today. It has no table
  * of its own: its columns (user.role, user.banned, ..., session.impersonatedBy) are core's since migration 0001; it
  * adds the indexes behind its user list and its impersonation lookups, to core's tables.
  */
@@ -41,6 +43,8 @@ export const adminModule = defineModule({
     listRoles,
     adminListOrganizations,
     adminGetOrganization,
+    listUserFactors,
+    resetUserFactors,
   },
   // The names they had when they lived in storage/migrations: databases record them, so they never change.
   migrations: {

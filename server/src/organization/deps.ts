@@ -1,5 +1,6 @@
 import type { Config } from "../config/index.js";
 import type { Mailer } from "../email/mailer.js";
+import type { AnyModule } from "../gatehouse-module.js";
 import { defineEndpointFor, type EndpointContext } from "../http/endpoint.js";
 import type { PublicBase } from "../http/public-base.js";
 import type { Logger } from "../logger.js";
@@ -22,6 +23,8 @@ export interface OrganizationDeps {
   mailer: Mailer;
   logger: Logger;
   base: PublicBase;
+  /** The installed modules: the second-factor policy holds only while the two-factor module is installed and on. */
+  modules: readonly AnyModule[];
   now(): Date;
 }
 

@@ -9,6 +9,7 @@ import { invitingRefusal } from "./access-control.js";
 import { defineOrganizationEndpoint, type OrganizationDeps, type OrganizationStores } from "./deps.js";
 import { activateOrganization, callerOf, inTransaction, splitTeamIds } from "./membership.js";
 import { ORG_FIXED_CODES, ORG_MESSAGES } from "./messages.js";
+import { satisfiesSecondFactorPolicy } from "./second-factor-policy.js";
 import { invitationSchema, memberSchema, publicInvitation, publicMember } from "./public.js";
 import { emailInputSchema, idSchema } from "./schemas.js";
 import type { Invitation, Member, MemberWithUser } from "./store/index.js";
@@ -55,7 +56,8 @@ export const acceptInvitation = defineOrganizationEndpoint({
   auth: "sensitive",
   body: z.object({ invitationId: idSchema }),
   response: z.object({ invitation: invitationSchema, member: memberSchema }),
-  summary: "Accept an invitation: join the organization (and its teams) and make it the active one",
+  summary:
+    "Accept an invitation: join the organization (and its teams) and make it the active one (unless it requires a second factor the user lacks)",
   tags: TAGS,
   async handler(ctx) {
     const { runtime, body } = ctx;
@@ -112,7 +114,11 @@ export const acceptInvitation = defineOrganizationEndpoint({
       throw error;
     }
     runtime.logger.info({ organizationId, userId: user.id }, "invitation accepted");
-    await activateOrganization(ctx, caller, organizationId, result.teams.length === 1 ? result.teams[0]! : null);
+    // An organization that requires a second factor the user lacks is joined but not made active: the membership
+    // is unusable (403 TWO_FACTOR_REQUIRED_BY_ORGANIZATION) until they enrol one (README "Organization policy").
+    if (await satisfiesSecondFactorPolicy(runtime, organizationId, user.id)) {
+      await activateOrganization(ctx, caller, organizationId, result.teams.length === 1 ? result.teams[0]! : null);
+    }
     return { invitation: publicInvitation(result.accepted), member: publicMember(result.member) };
   },
 });

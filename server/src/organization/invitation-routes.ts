@@ -15,7 +15,7 @@ import {
   isCreator,
   organizationIdOf,
   requireKnownRoles,
-  requireMember,
+  requireActingMember,
   requireOrganization,
   requirePermission,
 } from "./membership.js";
@@ -66,7 +66,7 @@ export const inviteMember = defineOrganizationEndpoint({
     const organizationId = organizationIdOf(ctx, body.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
     const organization = await requireOrganization(runtime, organizationId);
-    const inviter = await requireMember(
+    const inviter = await requireActingMember(
       runtime,
       organizationId,
       caller.user.id,
@@ -133,7 +133,7 @@ export const cancelInvitation = defineOrganizationEndpoint({
     const invitation = await runtime.stores.invitations.findInvitationById(body.invitationId);
     if (!invitation) throw notFound();
     // Only within the caller's own organizations: an invitation of another one is not found.
-    const member = await requireMember(runtime, invitation.organizationId, caller.user.id, notFound);
+    const member = await requireActingMember(runtime, invitation.organizationId, caller.user.id, notFound);
     requirePermission(member, { invitation: ["cancel"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION));
     const canceled = await runtime.stores.invitations.settlePendingInvitation(invitation.id, "canceled", runtime.now());
     if (!canceled) throw notFound();
@@ -153,7 +153,7 @@ export const listInvitations = defineOrganizationEndpoint({
     const { runtime, query } = ctx;
     const organizationId = organizationIdOf(ctx, query.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ID_IS_REQUIRED);
-    const member = await requireMember(
+    const member = await requireActingMember(
       runtime,
       organizationId,
       callerOf(ctx).user.id,

@@ -16,6 +16,7 @@ import {
   isCreator,
   organizationIdOf,
   reissueSession,
+  requireActingMember,
   requireKnownRoles,
   requireMember,
   requireOrganization,
@@ -75,7 +76,7 @@ export const removeMember = defineOrganizationEndpoint({
     const caller = callerOf(ctx);
     const organizationId = organizationIdOf(ctx, body.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    const actor = await requireMember(
+    const actor = await requireActingMember(
       runtime,
       organizationId,
       caller.user.id,
@@ -122,7 +123,7 @@ export const updateMemberRole = defineOrganizationEndpoint({
     const organizationId = organizationIdOf(ctx, body.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
     const role = requireKnownRoles(body.role);
-    const actor = await requireMember(
+    const actor = await requireActingMember(
       runtime,
       organizationId,
       caller.user.id,
@@ -174,7 +175,7 @@ export const addMember = defineOrganizationEndpoint({
     const role = requireKnownRoles(body.role);
     if (session) {
       const refuse = forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_MEMBER);
-      const actor = await requireMember(
+      const actor = await requireActingMember(
         runtime,
         organizationId,
         session.user.id,
@@ -235,7 +236,7 @@ export const getActiveMember = defineOrganizationEndpoint({
     const caller = callerOf(ctx);
     const organizationId = caller.session.activeOrganizationId;
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    const member = await requireMember(
+    const member = await requireActingMember(
       ctx.runtime,
       organizationId,
       caller.user.id,
@@ -262,7 +263,7 @@ export const getActiveMemberRole = defineOrganizationEndpoint({
     const caller = callerOf(ctx);
     const organization = await findNamedOrganization(ctx, query);
     if (!organization) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    const own = await requireMember(
+    const own = await requireActingMember(
       runtime,
       organization.id,
       caller.user.id,
@@ -301,7 +302,7 @@ export const listMembers = defineOrganizationEndpoint({
     const { runtime, query } = ctx;
     const organization = await findNamedOrganization(ctx, query);
     if (!organization) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    await requireMember(runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION));
+    await requireActingMember(runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION));
     const filter =
       query.filterField !== undefined && query.filterValue !== undefined
         ? { field: query.filterField, operator: query.filterOperator ?? "eq", value: query.filterValue }

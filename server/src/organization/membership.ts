@@ -5,6 +5,7 @@ import type { SessionAndUser } from "../storage/sessions.js";
 import { checkAccess, hasRole, isRoleName, joinRoles, parseRoles, type Permissions } from "./access-control.js";
 import type { OrganizationContext, OrganizationDeps, OrganizationStores } from "./deps.js";
 import { ORG_MESSAGES } from "./messages.js";
+import { requireSecondFactorForOrganization } from "./second-factor-policy.js";
 import type { MemberWithUser, Organization, Team } from "./store/index.js";
 
 /**
@@ -74,6 +75,22 @@ export async function requireMember(
 ): Promise<MemberWithUser> {
   const member = await runtime.stores.members.findMemberByUserId(organizationId, userId);
   if (!member) throw refusal();
+  return member;
+}
+
+/**
+ * The signed-in caller's membership of the organization (or the given refusal), for a route that acts within it:
+ * then the organization's second-factor policy (second-factor-policy.ts: 403 TWO_FACTOR_REQUIRED_BY_ORGANIZATION
+ * when it requires a second factor the caller's account lacks). Another user's membership is requireMember's.
+ */
+export async function requireActingMember(
+  runtime: OrganizationDeps,
+  organizationId: string,
+  callerId: string,
+  refusal: () => APIError,
+): Promise<MemberWithUser> {
+  const member = await requireMember(runtime, organizationId, callerId, refusal);
+  await requireSecondFactorForOrganization(runtime, organizationId, callerId);
   return member;
 }
 
@@ -151,8 +168,8 @@ export function requireTeamsEnabled(runtime: OrganizationDeps): void {
 }
 
 /**
- * A team the caller may act on: it exists, lies in an organization the caller is a member of, and in
- * `organizationId` when one is named. Anything else is "Team not found", so ids of other organizations
+ * A team the caller may act on: it exists, lies in an organization the caller is a member of (and may use: the
+ * second-factor policy), and in `organizationId` when one is named. Anything else is "Team not found", so ids of other organizations
  * reveal nothing.
  */
 export async function requireCallerTeam(
@@ -164,7 +181,7 @@ export async function requireCallerTeam(
   const notFound = badRequest(ORG_MESSAGES.TEAM_NOT_FOUND);
   const team = await runtime.stores.teams.findTeamById(teamId);
   if (!team || (organizationId !== undefined && team.organizationId !== organizationId)) throw notFound();
-  const member = await requireMember(runtime, team.organizationId, userId, notFound);
+  const member = await requireActingMember(runtime, team.organizationId, userId, notFound);
   return { team, member };
 }
 

@@ -53,6 +53,10 @@ export const ORG_MESSAGES = {
   /** has-permission's answers (`{ success: false, error }`, access-control.ts checkAccess). */
   YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE: "You are not allowed to access resource",
   UNAUTHORIZED_TO_ACCESS_RESOURCE: "unauthorized to access resource",
+  /** Ours (README "Organization policy and administrators"): the organization requires a second factor the caller lacks. */
+  TWO_FACTOR_REQUIRED_BY_ORGANIZATION: "Two-factor required by organization",
+  /** Ours: turning requireTwoFactor on needs a second factor of one's own (or one would lock oneself out). */
+  YOU_MUST_ENABLE_TWO_FACTOR_BEFORE_REQUIRING_IT: "You must enable two-factor before requiring it",
 } as const;
 
 /** Codes sent with a message they are not derived from alone (see http/error-catalogue.ts). */

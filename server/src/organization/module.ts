@@ -19,6 +19,7 @@ import { handOverOrganizations } from "./membership.js";
 import { ORG_MESSAGES } from "./messages.js";
 import * as organizationTables from "./migrations/0002-organization.js";
 import * as teamMemberCount from "./migrations/0008-team-member-count.js";
+import * as requireTwoFactor from "./migrations/0013-organization-require-two-factor.js";
 import {
   checkOrganizationSlug,
   createOrganization,
@@ -89,6 +90,7 @@ export const organizationModule = defineModule({
   migrations: {
     "0002-organization": organizationTables,
     "0008-team-member-count": teamMemberCount,
+    "0013-organization-require-two-factor": requireTwoFactor,
   },
   tables: ORGANIZATION_TABLE_SPECS,
   repositories: organizationRepositories,

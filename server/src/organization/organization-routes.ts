@@ -20,11 +20,12 @@ import {
   isCreator,
   organizationIdOf,
   reissueSession,
-  requireMember,
+  requireActingMember,
   requireOrganization,
   requirePermission,
 } from "./membership.js";
 import { ORG_MESSAGES } from "./messages.js";
+import { requireSecondFactorForOrganization } from "./second-factor-policy.js";
 import {
   invitationSchema,
   memberSchema,
@@ -117,6 +118,7 @@ export const createOrganization = defineOrganizationEndpoint({
       logo: body.logo ?? null,
       metadata: storedMetadata(body.metadata) ?? null,
       createdAt: now,
+      requireTwoFactor: false,
     };
     const member: Member = {
       id: generateId(),
@@ -177,11 +179,14 @@ export const updateOrganization = defineOrganizationEndpoint({
       slug: slugSchema.optional(),
       logo: logoSchema.optional(),
       metadata: metadataSchema.nullable().optional(),
+      /** Ours: refuse members without a second factor (README "Organization policy and administrators"). */
+      requireTwoFactor: z.boolean().optional(),
     }),
     organizationId: idSchema.optional(),
   }),
   response: organizationSchema,
-  summary: "Update an organization's name, slug, logo or metadata (owner, admin)",
+  summary:
+    "Update an organization's name, slug, logo, metadata or requireTwoFactor (owner, admin; turning requireTwoFactor on needs a second factor of one's own)",
   tags: TAGS,
   async handler(ctx) {
     const { runtime, body } = ctx;
@@ -189,13 +194,21 @@ export const updateOrganization = defineOrganizationEndpoint({
     const organizationId = organizationIdOf(ctx, body.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
     const organization = await requireOrganization(runtime, organizationId);
-    const member = await requireMember(runtime, organization.id, user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
+    const member = await requireActingMember(runtime, organization.id, user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     requirePermission(
       member,
       { organization: ["update"] },
       forbidden(ORG_MESSAGES.NOT_ALLOWED_TO_UPDATE_OR_DELETE_THIS_ORGANIZATION),
     );
     const { data } = body;
+    if (data.requireTwoFactor === true && !organization.requireTwoFactor) {
+      // Whoever turns it on must meet it (read from the database, not the session's cached user): else they would
+      // lock themselves, and perhaps every owner, out of the organization.
+      const current = await runtime.stores.users.findUserById(user.id);
+      if (!current?.twoFactorEnabled) {
+        throw new APIError("FORBIDDEN", ORG_MESSAGES.YOU_MUST_ENABLE_TWO_FACTOR_BEFORE_REQUIRING_IT);
+      }
+    }
     const slugTaken = () => new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_SLUG_ALREADY_TAKEN);
     if (data.slug !== undefined && data.slug !== organization.slug) {
       if (await runtime.stores.organizations.findOrganizationBySlug(data.slug)) throw slugTaken();
@@ -206,11 +219,18 @@ export const updateOrganization = defineOrganizationEndpoint({
         slug: data.slug,
         logo: data.logo,
         metadata: storedMetadata(data.metadata),
+        requireTwoFactor: data.requireTwoFactor,
       })
       .catch((error: unknown) => {
         throw isUniqueViolation(error) ? slugTaken() : error;
       });
     if (!updated) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
+    if (data.requireTwoFactor !== undefined && data.requireTwoFactor !== organization.requireTwoFactor) {
+      runtime.logger.info(
+        { organizationId: organization.id, userId: user.id, requireTwoFactor: data.requireTwoFactor },
+        "organization second-factor policy changed",
+      );
+    }
     return publicOrganization(updated);
   },
 });
@@ -231,7 +251,7 @@ export const deleteOrganization = defineOrganizationEndpoint({
     }
     const caller = callerOf(ctx);
     const organization = await requireOrganization(runtime, body.organizationId);
-    const member = await requireMember(runtime, organization.id, caller.user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
+    const member = await requireActingMember(runtime, organization.id, caller.user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     requirePermission(
       member,
       { organization: ["delete"] },
@@ -281,7 +301,7 @@ export const getOrganization = defineOrganizationEndpoint({
   async handler(ctx) {
     const organization = await findNamedOrganization(ctx, ctx.query);
     if (!organization) return null;
-    await requireMember(ctx.runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
+    await requireActingMember(ctx.runtime, organization.id, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     return publicOrganization(organization);
   },
 });
@@ -304,7 +324,7 @@ export const getFullOrganization = defineOrganizationEndpoint({
     const { runtime, query } = ctx;
     const organization = await findNamedOrganization(ctx, query);
     if (!organization) return null;
-    const member = await requireMember(
+    const member = await requireActingMember(
       runtime,
       organization.id,
       callerOf(ctx).user.id,
@@ -368,6 +388,9 @@ export const setActiveOrganization = defineOrganizationEndpoint({
       if (organization.id === current) await activateOrganization(ctx, caller, null, null);
       throw new APIError("FORBIDDEN", ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
     }
+    // A member the organization refuses (its second-factor policy) cannot make it active; one already active stays
+    // so (the session is not changed by a refusal), and every route acting within it refuses them alike.
+    await requireSecondFactorForOrganization(runtime, organization.id, caller.user.id);
     // The active team belongs to the active organization: it is kept only when the organization stays the same.
     const teamId = organization.id === current ? caller.session.activeTeamId : null;
     await activateOrganization(ctx, caller, organization.id, teamId);

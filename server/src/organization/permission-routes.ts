@@ -2,7 +2,7 @@ import { z } from "zod";
 import { APIError } from "../http/errors.js";
 import { checkAccess } from "./access-control.js";
 import { defineOrganizationEndpoint } from "./deps.js";
-import { callerOf, forbidden, organizationIdOf, requireMember } from "./membership.js";
+import { callerOf, forbidden, organizationIdOf, requireActingMember } from "./membership.js";
 import { ORG_MESSAGES } from "./messages.js";
 import { idSchema } from "./schemas.js";
 
@@ -27,7 +27,7 @@ export const hasPermission = defineOrganizationEndpoint({
     const { runtime, body } = ctx;
     const organizationId = organizationIdOf(ctx, body.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    const member = await requireMember(
+    const member = await requireActingMember(
       runtime,
       organizationId,
       callerOf(ctx).user.id,

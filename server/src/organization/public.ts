@@ -23,6 +23,7 @@ export function publicOrganization(organization: Organization) {
     logo: organization.logo,
     metadata: parseMetadata(organization.metadata),
     createdAt: organization.createdAt,
+    requireTwoFactor: organization.requireTwoFactor,
   };
 }
 
@@ -78,6 +79,9 @@ export const organizationSchema = z.object({
   logo: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   createdAt: dateTime,
+  requireTwoFactor: z
+    .boolean()
+    .describe("Members without a second factor are refused the organization (set by owners and admins with update)"),
 }).meta({ id: "Organization" });
 
 export const memberSchema = z.object({

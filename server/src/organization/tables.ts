@@ -1,5 +1,5 @@
 import type { TableSpecs } from "../storage/expected-schema.js";
-import type { Database, DbDate } from "../storage/schema.js";
+import type { Database, DbBool, DbDate } from "../storage/schema.js";
 
 /**
  * The organization module's tables (SPEC.md section 3, API-NOTES.md section 3): their Kysely shapes and their part
@@ -14,6 +14,8 @@ export interface OrganizationTable {
   /** JSON text of a record. */
   metadata: string | null;
   createdAt: DbDate;
+  /** Ours: members without a second factor are refused the organization (migrations/0013). */
+  requireTwoFactor: DbBool;
 }
 
 export interface MemberTable {
@@ -77,6 +79,7 @@ export const ORGANIZATION_TABLE_SPECS: TableSpecs<OrganizationTables> = {
       logo: { type: "text" },
       metadata: { type: "text" },
       createdAt: { type: "date", notNull: true },
+      requireTwoFactor: { type: "bool", notNull: true, default: 0 },
     },
     indexes: [{ name: "organization_slug_uidx", columns: ["slug"], unique: true }],
   },

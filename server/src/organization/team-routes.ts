@@ -11,6 +11,7 @@ import {
   inTransaction,
   organizationIdOf,
   reissueSession,
+  requireActingMember,
   requireCallerTeam,
   requireMember,
   requireOrganization,
@@ -20,6 +21,7 @@ import {
   splitTeamIds,
 } from "./membership.js";
 import { ORG_MESSAGES, ORG_SUCCESS_MESSAGES } from "./messages.js";
+import { requireSecondFactorForOrganization } from "./second-factor-policy.js";
 import { messageSchema, publicTeam, publicTeamMember, teamMemberSchema, teamSchema } from "./public.js";
 import { idSchema, teamNameSchema } from "./schemas.js";
 import type { Team } from "./store/index.js";
@@ -53,7 +55,7 @@ export const createTeam = defineOrganizationEndpoint({
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
     await requireOrganization(runtime, organizationId);
     if (session) {
-      const member = await requireMember(
+      const member = await requireActingMember(
         runtime,
         organizationId,
         session.user.id,
@@ -148,7 +150,7 @@ export const listTeams = defineOrganizationEndpoint({
     requireTeamsEnabled(runtime);
     const organizationId = organizationIdOf(ctx, query.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.NO_ACTIVE_ORGANIZATION);
-    await requireMember(runtime, organizationId, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION));
+    await requireActingMember(runtime, organizationId, callerOf(ctx).user.id, forbidden(ORG_MESSAGES.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION));
     return (await runtime.stores.teams.listOrganizationTeams(organizationId)).map(publicTeam);
   },
 });
@@ -245,6 +247,7 @@ export const setActiveTeam = defineOrganizationEndpoint({
     if (!teamId) return null;
     const team = await runtime.stores.teams.findTeamById(teamId);
     if (!team || team.organizationId !== organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.TEAM_NOT_FOUND);
+    await requireSecondFactorForOrganization(runtime, organizationId, caller.user.id);
     if (!(await runtime.stores.teams.findTeamMember(team.id, caller.user.id))) {
       throw new APIError("FORBIDDEN", ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_TEAM);
     }
@@ -267,11 +270,13 @@ export const listUserTeams = defineOrganizationEndpoint({
     requireTeamsEnabled(runtime);
     const caller = callerOf(ctx);
     if (query.userId === undefined || query.userId === caller.user.id) {
+      // The caller's own teams; within one organization only while they may use it (its second-factor policy).
+      if (query.organizationId !== undefined) await requireSecondFactorForOrganization(runtime, query.organizationId, caller.user.id);
       return (await runtime.stores.teams.listUserTeams(caller.user.id, query.organizationId)).map(publicTeam);
     }
     const organizationId = organizationIdOf(ctx, query.organizationId);
     if (!organizationId) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_ID_IS_REQUIRED);
-    const actor = await requireMember(runtime, organizationId, caller.user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
+    const actor = await requireActingMember(runtime, organizationId, caller.user.id, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     requirePermission(actor, { member: ["update"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER));
     await requireMember(runtime, organizationId, query.userId, badRequest(ORG_MESSAGES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION));
     return (await runtime.stores.teams.listUserTeams(query.userId, organizationId)).map(publicTeam);

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { UserInvitation } from "@gatehouse/client";
 import { errorMessage } from "../lib/auth-errors";
 import { mutations, queries, useQuery } from "../lib/data";
+import { refusesForSecondFactor, TWO_FACTOR_REQUIRED } from "../lib/organizations";
 import { useAnswerInvitation } from "../lib/pending-invitations";
 import { useCurrentSession } from "./current-session";
 import { Alert } from "./ui/alert";
@@ -12,17 +13,20 @@ import { InvitationAnswerButtons } from "./invitation-answer-buttons";
 import { ConfirmDialog } from "./ui/confirm-dialog";
 import styles from "./organization-switcher.module.css";
 
-type Outcome = { variant: "success" | "error"; text: string } | null;
+/** `security`: the refusal is the organization's second-factor policy, so the message leads to the Security page. */
+type Outcome = { variant: "success" | "error"; text: string; security?: boolean } | null;
 
 /**
  * The header's organization picker: a button that opens a panel with the caller's organizations (a click
  * makes one active), "no organization", their pending invitations with accept and decline, and a link to
- * create one. Nothing happens until a button is pressed; Escape or a click elsewhere closes the panel.
+ * create one. Nothing happens until a button is pressed; Escape or a click elsewhere closes the panel. An
+ * organization that requires two-step sign-in the user has not set up is marked so; choosing it says why it does
+ * not open and leads to the Security page.
  */
 export function OrganizationSwitcher() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { session } = useCurrentSession();
+  const { session, user } = useCurrentSession();
   const invitations = useQuery(queries.invitations());
   const answer = useAnswerInvitation();
   const organizations = useQuery(queries.organizations()).data ?? [];
@@ -62,7 +66,7 @@ export function OrganizationSwitcher() {
     // the list is read again either way.
     const { error } = await mutations.setActiveOrganization({ organizationId: organizationId || null });
     setBusy(null);
-    if (error) return setOutcome({ variant: "error", text: errorMessage(t, error) });
+    if (error) return setOutcome({ variant: "error", text: errorMessage(t, error), security: error.code === TWO_FACTOR_REQUIRED });
     close(false);
     if (organizationId) void navigate("/organization");
   }
@@ -161,6 +165,9 @@ export function OrganizationSwitcher() {
                 >
                   <span className={styles.optionName}>{organization?.name ?? t("organization.switcher.none")}</span>
                   {busy === `choose-${id}` ? <span className={styles.optionNote}>{t("organization.switcher.switching")}</span> : null}
+                  {organization && refusesForSecondFactor(organization, user) ? (
+                    <Badge variant="warning">{t("organization.policy.badge")}</Badge>
+                  ) : null}
                   {current ? <Badge variant="accent">{t("organization.switcher.active")}</Badge> : null}
                 </button>
               </li>
@@ -190,7 +197,17 @@ export function OrganizationSwitcher() {
         ) : null}
         {outcome ? (
           <div className={styles.outcome}>
-            <Alert variant={outcome.variant}>{outcome.text}</Alert>
+            <Alert variant={outcome.variant}>
+              {outcome.text}
+              {outcome.security ? (
+                <>
+                  {" "}
+                  <Link to="/account/security" onClick={() => close(false)}>
+                    {t("organization.policy.refusedLink")}
+                  </Link>
+                </>
+              ) : null}
+            </Alert>
           </div>
         ) : null}
         <Link to="/organizations/new" className={styles.create} onClick={() => close(false)}>

@@ -211,6 +211,11 @@ export const queries = {
   },
   /** Administration: one user. */
   adminUser: (id: string) => defineQuery(`admin-user:${id}`, () => sessionKey(() => keys.adminUser(id)), () => authClient.admin.getUser({ id })),
+  /** Administration: one user's sign-in factors (kinds, dates and counts; never secrets). */
+  adminUserFactors: (id: string) =>
+    defineQuery(`admin-user-factors:${id}`, () => sessionKey(() => `${keys.adminUser(id)}factors/`), () =>
+      authClient.admin.listUserFactors({ userId: id }),
+    ),
   /** Administration: one user's sessions. */
   adminUserSessions: (id: string) =>
     defineQuery(`admin-user-sessions:${id}`, () => sessionKey(() => `${keys.adminUser(id)}sessions/`), () =>
@@ -424,6 +429,9 @@ export const mutations = {
     mutate(admin.revokeUserSession(input), [keys.adminUser(userId)]),
   revokeUserSessions: (input: Input<typeof admin.revokeUserSessions>) =>
     mutate(admin.revokeUserSessions(input), [keys.adminUser(input.userId)]),
+  /** The user's factors change (and with them twoFactorEnabled, on the user). */
+  resetUserFactors: (input: Input<typeof admin.resetUserFactors>) =>
+    mutate(admin.resetUserFactors(input), [keys.adminUsers, keys.adminUser(input.userId)]),
   /** The removed user's own page is not read again: the caller leaves it for the list. */
   removeUser: (input: Input<typeof admin.removeUser>) =>
     mutate(admin.removeUser(input), [

@@ -22,3 +22,17 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 48);
 }
+
+/** The service's refusal of a member whose account lacks the second factor the organization requires. */
+export const TWO_FACTOR_REQUIRED = "TWO_FACTOR_REQUIRED_BY_ORGANIZATION";
+
+/**
+ * Whether the organization refuses this user for want of a second factor (README.md, "Organization policy and
+ * administrators"): it requires one and the account has none. The service decides; this only says why ahead.
+ */
+export function refusesForSecondFactor(
+  organization: { requireTwoFactor?: boolean },
+  user: { twoFactorEnabled?: boolean | null },
+): boolean {
+  return organization.requireTwoFactor === true && user.twoFactorEnabled !== true;
+}

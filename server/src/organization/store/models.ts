@@ -7,6 +7,8 @@ export interface Organization {
   /** The record as stored: JSON text, or null. */
   metadata: string | null;
   createdAt: Date;
+  /** Members without a second factor are refused the organization (README "Organization policy and administrators"). */
+  requireTwoFactor: boolean;
 }
 
 export interface Member {

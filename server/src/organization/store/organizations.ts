@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Organization } from "./models.js";
-import { dbDate, toDate } from "../../storage/rows.js";
+import { dbBool, dbDate, toBool, toDate } from "../../storage/rows.js";
 import type { OrganizationDatabase as Database, OrganizationTable } from "../tables.js";
 
 export function toOrganization(row: Selectable<OrganizationTable>): Organization {
@@ -11,17 +11,23 @@ export function toOrganization(row: Selectable<OrganizationTable>): Organization
     logo: row.logo ?? null,
     metadata: row.metadata ?? null,
     createdAt: toDate(row.createdAt),
+    // A row written before migration 0013 ran (or by another tool) has none: not required.
+    requireTwoFactor: toBool(row.requireTwoFactor),
   };
 }
 
-export type OrganizationChanges = Partial<Pick<Organization, "name" | "slug" | "logo" | "metadata">>;
+export type OrganizationChanges = Partial<Pick<Organization, "name" | "slug" | "logo" | "metadata" | "requireTwoFactor">>;
 
 export function organizationStore(db: Kysely<Database>) {
   return {
     async createOrganization(organization: Organization): Promise<Organization> {
       await db
         .insertInto("organization")
-        .values({ ...organization, createdAt: dbDate(organization.createdAt) })
+        .values({
+          ...organization,
+          createdAt: dbDate(organization.createdAt),
+          requireTwoFactor: dbBool(organization.requireTwoFactor),
+        })
         .execute();
       return organization;
     },
@@ -54,6 +60,7 @@ export function organizationStore(db: Kysely<Database>) {
       for (const key of ["name", "slug", "logo", "metadata"] as const) {
         if (changes[key] !== undefined) values[key] = changes[key];
       }
+      if (changes.requireTwoFactor !== undefined) values.requireTwoFactor = dbBool(changes.requireTwoFactor);
       if (Object.keys(values).length === 0) return this.findOrganizationById(id);
       const row = await db
         .updateTable("organization")
@@ -62,6 +69,20 @@ export function organizationStore(db: Kysely<Database>) {
         .returningAll()
         .executeTakeFirst();
       return row ? toOrganization(row) : null;
+    },
+
+    /**
+     * Whether the organization requires a second factor and the user has none (user.twoFactorEnabled, read here
+     * and not from a session's cached user): one read of both rows. False when either is gone.
+     */
+    async refusesForMissingSecondFactor(organizationId: string, userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom("organization as o")
+        .innerJoin("user as u", (join) => join.on("u.id", "=", userId))
+        .select(["o.requireTwoFactor", "u.twoFactorEnabled"])
+        .where("o.id", "=", organizationId)
+        .executeTakeFirst();
+      return !!row && toBool(row.requireTwoFactor) && !toBool(row.twoFactorEnabled);
     },
 
     /** Deletes the organization; members, invitations, teams and team members go with it (cascade). */

@@ -14,6 +14,7 @@ import { formatDate } from "../../lib/format-time";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { BanCard } from "./ban-card";
 import { DeleteCard } from "./delete-card";
+import { FactorsCard } from "./factors-card";
 import { ImpersonateCard } from "./impersonate-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
@@ -24,7 +25,10 @@ import styles from "./admin-user-page.module.css";
 
 type Notice = { variant: "success" | "error"; text: string } | null;
 
-/** One user as an administrator manages them: profile, role, ban, sessions, password, impersonation, deletion. */
+/**
+ * One user as an administrator manages them: profile, role, ban, sessions, sign-in factors, password, impersonation,
+ * deletion.
+ */
 export function AdminUserPage() {
   const { t, i18n } = useTranslation();
   const { id = "" } = useParams();
@@ -126,6 +130,7 @@ export function AdminUserPage() {
       <RoleCard key={target.role ?? ""} {...cardProps} />
       {own ? null : <BanCard {...cardProps} />}
       <SessionsCard {...cardProps} sessions={sessions} />
+      <FactorsCard {...cardProps} own={own} />
       <PasswordCard {...cardProps} />
       {own ? null : (
         <>

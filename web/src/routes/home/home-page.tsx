@@ -3,10 +3,13 @@ import { ActionMessage, ActionMessages } from "../../components/action-message";
 import { useCurrentSession } from "../../components/current-session";
 import { EmailVerificationBanner } from "../../components/email-verification-banner";
 import { PageHeading } from "../../components/page-heading";
+import { TwoFactorRequiredBanner } from "../../components/two-factor-required-banner";
 import { Avatar } from "../../components/ui/avatar";
 import { Badge } from "../../components/ui/badge";
 import { Card } from "../../components/ui/card";
+import { queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
+import { refusesForSecondFactor } from "../../lib/organizations";
 import { useCarriedNotice } from "../../lib/organization-notice";
 import { useDeviceLabel } from "../../lib/use-device-label";
 import { useDocumentTitle } from "../../lib/use-document-title";
@@ -18,6 +21,8 @@ export function HomePage() {
   const { t, i18n } = useTranslation();
   const { user, session } = useCurrentSession();
   const deviceLabel = useDeviceLabel();
+  // Memberships the user cannot use until they set up two-step sign-in (the organization requires it).
+  const refusing = (useQuery(queries.organizations()).data ?? []).filter((organization) => refusesForSecondFactor(organization, user));
   // What an organization page that sent the user here did (left, deleted).
   const carried = useCarriedNotice("page");
   useDocumentTitle(t("home.title"));
@@ -28,6 +33,9 @@ export function HomePage() {
         <PageHeading lead={t("home.lead")}>{t("home.heading", { name: user.name })}</PageHeading>
         <ActionMessage scope="page" />
         <EmailVerificationBanner />
+        {refusing.map((organization) => (
+          <TwoFactorRequiredBanner key={organization.id} name={organization.name} />
+        ))}
         <InvitationsCard />
 
         <Card title={t("home.profileHeading")}>

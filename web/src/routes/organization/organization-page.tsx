@@ -2,19 +2,21 @@ import { useTranslation } from "react-i18next";
 import { ActionMessage, ActionMessages } from "../../components/action-message";
 import { useCurrentSession } from "../../components/current-session";
 import { PageHeading } from "../../components/page-heading";
+import { TwoFactorRequiredBanner } from "../../components/two-factor-required-banner";
 import { Alert } from "../../components/ui/alert";
 import { ButtonLink } from "../../components/ui/button-link";
 import { Card } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import { errorMessage } from "../../lib/auth-errors";
 import { queries, useQuery } from "../../lib/data";
-import { canManage, isOwner } from "../../lib/organizations";
+import { canManage, isOwner, TWO_FACTOR_REQUIRED } from "../../lib/organizations";
 import { useCarriedNotice } from "../../lib/organization-notice";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { InvitationsCard } from "./invitations-card";
 import { MembersCard } from "./members-card";
 import { SettingsCard } from "./settings-card";
 import { TeamsCard } from "./teams-card";
+import { TwoFactorPolicyCard } from "./two-factor-policy-card";
 import styles from "./organization-page.module.css";
 
 /**
@@ -23,13 +25,25 @@ import styles from "./organization-page.module.css";
  */
 export function OrganizationPage() {
   const { t } = useTranslation();
-  const { user } = useCurrentSession();
+  const { user, session } = useCurrentSession();
   const active = useQuery(queries.activeOrganization());
+  // The list names an active organization that refuses to open (its second-factor policy).
+  const listed = useQuery(queries.organizations());
   const organization = active.data ?? null;
   const carried = useCarriedNotice("page");
-  useDocumentTitle(organization?.name ?? t("organization.page.title"));
+  const refusedName = listed.data?.find((o) => o.id === session.activeOrganizationId)?.name ?? t("organization.page.title");
+  const refused = active.state === "failed" && active.error.code === TWO_FACTOR_REQUIRED;
+  useDocumentTitle(organization?.name ?? (refused ? refusedName : t("organization.page.title")));
 
   if (active.state === "loading") return <Spinner label={t("app.loading")} />;
+  if (refused) {
+    return (
+      <div className={styles.page}>
+        <PageHeading>{refusedName}</PageHeading>
+        <TwoFactorRequiredBanner name={refusedName} />
+      </div>
+    );
+  }
   if (active.state === "failed") return <Alert variant="error">{errorMessage(t, active.error)}</Alert>;
   if (!organization) {
     return (
@@ -50,6 +64,7 @@ export function OrganizationPage() {
         <PageHeading lead={t("organization.page.lead", { slug: organization.slug })}>{organization.name}</PageHeading>
         <ActionMessage scope="page" />
         {isOwner(role) ? <SettingsCard key={organization.id} organization={organization} /> : null}
+        {canManage(role) ? <TwoFactorPolicyCard organization={organization} /> : null}
         <MembersCard organization={organization} me={me} />
         {canManage(role) ? <InvitationsCard organization={organization} owner={isOwner(role)} /> : null}
         <TeamsCard organization={organization} canEdit={canManage(role)} />
