@@ -52,9 +52,9 @@ export function TwoFactorPolicyCard({ organization }: { organization: FullOrgani
     >
       <div className={styles.fields}>
         <ActionMessage scope="policy" />
-        <p>{required ? t("organization.policy.onText") : t("organization.policy.offText")}</p>
+        <p className={styles.policyText}>{required ? t("organization.policy.onText") : t("organization.policy.offText")}</p>
         {!required && !mayTurnOn ? (
-          <p>
+          <p className={styles.policyText}>
             {t("organization.policy.needOwn")} <Link to="/account/security">{t("organization.policy.securityLink")}</Link>
           </p>
         ) : null}
