@@ -216,7 +216,7 @@ describe("two-step sign-in", () => {
       await card.getByLabel(en.security.twoFactor.code).fill(await freshCode(app, used));
       await card.getByRole("button", { name: en.security.twoFactor.turnOn }).click();
       await card.getByText(en.security.twoFactor.enabled).waitFor();
-      await card.getByText(en.security.on, { exact: true }).waitFor();
+      await card.getByText(en.security.on, { exact: true }).first().waitFor();
 
       // Backup codes, shown once: copied, downloaded as a text file, then put away.
       const codes = await card.getByRole("list", { name: en.security.backupCodes.listLabel }).getByRole("listitem").allTextContents();
@@ -230,6 +230,11 @@ describe("two-step sign-in", () => {
       for (const code of codes) expect(file).toContain(code);
       await card.getByRole("button", { name: en.security.backupCodes.done }).click();
       await expect.poll(() => card.getByRole("list", { name: en.security.backupCodes.listLabel }).count()).toBe(0);
+      await card.getByText(en.security.twoFactor.onText).waitFor();
+      await card.getByText(fill(en.security.backupCodes.remaining, { count: 10 })).waitFor();
+      const trustedHere = page.getByRole("region", { name: en.security.trusted.heading });
+      await trustedHere.getByText(en.security.trusted.none).waitFor();
+      await look(page, "security-two-factor-on");
 
       // Signed out, in again: the password leads to the second step; the next code of the app, with "trust this
       // device", opens the session.
@@ -258,6 +263,9 @@ describe("two-step sign-in", () => {
       await signOut(page);
       await signIn(page, bea.email, bea.password, { open: false });
       await atHome(page, bea.name);
+      await page.goto("/account/security");
+      const here = page.getByRole("list", { name: en.security.trusted.listLabel });
+      await here.getByRole("listitem").getByText(en.security.trusted.current).waitFor();
 
       // A mailed link is a first factor too: it leads to the second step.
       await signOut(other);
@@ -274,9 +282,22 @@ describe("two-step sign-in", () => {
       await other.getByRole("button", { name: en.twoFactor.verify }).click();
       await atHome(other, bea.name);
 
-      // Turned off with the password: the next sign-in asks for the password only.
+      // The security page says what she holds (one backup code spent) and lists the trusted browser, which is not
+      // this one; forgotten, that browser meets the second step again.
       await other.goto("/account/security");
       const otherCard = other.getByRole("region", { name: en.security.twoFactor.heading });
+      await otherCard.getByText(fill(en.security.backupCodes.remaining, { count: 9 })).waitFor();
+      const trusted = other.getByRole("list", { name: en.security.trusted.listLabel });
+      await expect.poll(() => trusted.getByRole("listitem").count()).toBe(1);
+      expect(await trusted.getByText(en.security.trusted.current).count()).toBe(0);
+      await look(other, "security-trusted");
+      await trusted.getByRole("button", { name: en.security.trusted.forget }).click();
+      await other.getByText(en.security.trusted.none).waitFor();
+      await signOut(page);
+      await signIn(page, bea.email, bea.password, { open: false, wait: false });
+      await page.waitForURL((url) => url.pathname === "/two-factor");
+
+      // Turned off with the password: the next sign-in asks for the password only.
       await otherCard.getByRole("button", { name: en.security.twoFactor.turnOff }).click();
       await otherCard.getByLabel(en.security.password, { exact: true }).fill(bea.password);
       await otherCard.getByRole("button", { name: en.security.twoFactor.turnOff }).click();
@@ -312,7 +333,7 @@ describe("codes by email as the second factor", () => {
       await card.getByLabel(en.security.twoFactor.emailCode).fill(enrolment.code);
       await card.getByRole("button", { name: en.security.twoFactor.turnOn }).click();
       await card.getByText(en.security.twoFactor.enabled).waitFor();
-      await card.getByText(en.security.on, { exact: true }).waitFor();
+      await card.getByText(en.security.on, { exact: true }).first().waitFor();
 
       // Signed out; in again by a mailed code (the sign-in page hands the typed address on).
       await signOut(page);

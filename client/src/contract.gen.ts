@@ -61,6 +61,32 @@ export interface Organization {
   requireTwoFactor: boolean;
 }
 
+/** The signed-in user's second factors: kinds, dates and counts, never secrets */
+export interface OwnFactors {
+  /** Whether the user's sign-ins meet the second step */
+  twoFactorEnabled: boolean;
+  /** A confirmed authenticator app; null when none (one waiting for its first code is not one) */
+  totp: {
+    enabledAt: ISODateString | null;
+  } | null;
+  /** The email code as a second factor; null when not one */
+  emailCode: {
+    enabledAt: ISODateString;
+  } | null;
+  backupCodes: {
+    remaining: number;
+  };
+  /** Browsers that skip the second step, the most recently used first */
+  trustedDevices: Array<{
+    id: string;
+    userAgent: string | null;
+    createdAt: ISODateString;
+    lastUsedAt: ISODateString;
+    expiresAt: ISODateString;
+    current: boolean;
+  }>;
+}
+
 /** A registered passkey (WebAuthn credential) of the user */
 export interface Passkey {
   id: string;
@@ -1367,6 +1393,15 @@ export type TwoFactorEnableData = {
   method: "otp";
 };
 
+export interface TwoFactorForgetTrustedDevicesBody {
+  id?: string;
+}
+
+export interface TwoFactorForgetTrustedDevicesData {
+  status: boolean;
+  removed: number;
+}
+
 export interface TwoFactorGenerateBackupCodesBody {
   password?: string;
 }
@@ -1375,6 +1410,8 @@ export interface TwoFactorGenerateBackupCodesData {
   status: boolean;
   backupCodes: string[];
 }
+
+export type TwoFactorGetFactorsData = OwnFactors;
 
 export interface TwoFactorGetTotpUriBody {
   password?: string;
@@ -1582,7 +1619,9 @@ export const ROUTES = {
   "/sign-up/email": { method: "POST", changesSession: true, body: shape<SignUpEmailBody>(), data: shape<SignUpEmailData>() },
   "/two-factor/disable": { method: "POST", changesSession: true, body: shape<TwoFactorDisableBody>(), data: shape<TwoFactorDisableData>() },
   "/two-factor/enable": { method: "POST", body: shape<TwoFactorEnableBody>(), data: shape<TwoFactorEnableData>() },
+  "/two-factor/forget-trusted-devices": { method: "POST", body: shape<TwoFactorForgetTrustedDevicesBody>(), data: shape<TwoFactorForgetTrustedDevicesData>() },
   "/two-factor/generate-backup-codes": { method: "POST", body: shape<TwoFactorGenerateBackupCodesBody>(), data: shape<TwoFactorGenerateBackupCodesData>() },
+  "/two-factor/get-factors": { method: "GET", data: shape<TwoFactorGetFactorsData>() },
   "/two-factor/get-totp-uri": { method: "POST", body: shape<TwoFactorGetTotpUriBody>(), data: shape<TwoFactorGetTotpUriData>() },
   "/two-factor/send-otp": { method: "POST", body: shape<TwoFactorSendOtpBody | void>(), data: shape<TwoFactorSendOtpData>() },
   "/two-factor/verify-backup-code": { method: "POST", changesSession: true, body: shape<TwoFactorVerifyBackupCodeBody>(), data: shape<TwoFactorVerifyBackupCodeData>() },

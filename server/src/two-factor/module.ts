@@ -1,5 +1,6 @@
 import { defineModule } from "../gatehouse-module.js";
 import { disableTwoFactor, enableTwoFactor, generateBackupCodes, getTotpUri } from "./enrolment-routes.js";
+import { forgetTrustedDevices, getFactors } from "./factor-routes.js";
 import { TWO_FACTOR_MESSAGES } from "./messages.js";
 import * as twoFactorTables from "./migrations/0010-two-factor.js";
 import { TWO_FACTOR_MODULE } from "./policy.js";
@@ -24,6 +25,8 @@ export const twoFactorModule = defineModule({
     verifyOtp,
     verifyBackupCode,
     generateBackupCodes,
+    getFactors,
+    forgetTrustedDevices,
   },
   migrations: { "0010-two-factor": twoFactorTables },
   tables: TWO_FACTOR_TABLE_SPECS,

@@ -473,6 +473,9 @@ export const de: Messages = {
     copy: "Kopieren",
     copied: "Kopiert",
     twoFactor: {
+      loading: "Ihre zweiten Faktoren werden geladen…",
+      loadFailed: "Ihre zweiten Faktoren konnten nicht geladen werden.",
+      onSince: "An seit {{date}}",
       heading: "Zweistufige Anmeldung",
       description: "Nach dem Passwort fragt die Anmeldung zusätzlich nach einem Code, damit ein gestohlenes Passwort allein nicht genügt.",
       offText: "Die Anmeldung fragt nur nach Ihrem Passwort.",
@@ -507,6 +510,7 @@ export const de: Messages = {
     },
     backupCodes: {
       heading: "Backup-Codes",
+      remaining: "Verbleibende Codes: {{count}}",
       description: "Telefon verloren? Melden Sie sich stattdessen mit einem dieser Codes an. Jeder funktioniert einmal.",
       shownOnce: "Speichern Sie diese Codes jetzt an einem sicheren Ort: Sie werden nur dieses eine Mal angezeigt.",
       listLabel: "Ihre Backup-Codes",
@@ -551,6 +555,19 @@ export const de: Messages = {
     },
     trusted: {
       heading: "Vertrauenswürdige Browser",
+      listLabel: "Vertrauenswürdige Browser",
+      none: "Zurzeit überspringt kein Browser den Code.",
+      current: "Dieser Browser",
+      trustedOn: "Vertraut seit {{date}}",
+      lastUsed: "Zuletzt verwendet {{time}}",
+      forget: "Vergessen",
+      forgetLabel: "{{device}} vergessen",
+      forgetting: "Wird vergessen…",
+      forgetAll: "Alle vergessen",
+      forgotten: "{{device}} fragt bei der nächsten Anmeldung nach einem Code.",
+      forgottenAll: "Jeder Browser fragt bei der nächsten Anmeldung nach einem Code.",
+      loading: "Vertrauenswürdige Browser werden geladen…",
+      loadFailed: "Ihre vertrauenswürdigen Browser konnten nicht geladen werden.",
       description:
         "Ein Browser, in dem Sie „Diesem Gerät vertrauen“ angekreuzt haben, überspringt bei der Anmeldung den Code. Wenn Sie Ihr Passwort oder Ihre zweistufige Anmeldung ändern oder sich überall abmelden, fragt jeder Browser wieder nach.",
     },

@@ -476,6 +476,9 @@ export const en = {
     copy: "Copy",
     copied: "Copied",
     twoFactor: {
+      loading: "Loading your second factors…",
+      loadFailed: "Your second factors couldn't be loaded.",
+      onSince: "On since {{date}}",
       heading: "Two-step sign-in",
       description: "After your password, sign-in also asks for a code, so a stolen password alone isn't enough to get in.",
       offText: "Sign-in asks for your password only.",
@@ -510,6 +513,7 @@ export const en = {
     },
     backupCodes: {
       heading: "Backup codes",
+      remaining: "Codes left: {{count}}",
       description: "Lost your phone? Sign in with one of these codes instead. Each one works once.",
       shownOnce: "Save these codes somewhere safe now: this is the only time they're shown.",
       listLabel: "Your backup codes",
@@ -554,6 +558,19 @@ export const en = {
     },
     trusted: {
       heading: "Trusted browsers",
+      listLabel: "Trusted browsers",
+      none: "No browser skips the code now.",
+      current: "This browser",
+      trustedOn: "Trusted {{date}}",
+      lastUsed: "Last used {{time}}",
+      forget: "Forget",
+      forgetLabel: "Forget {{device}}",
+      forgetting: "Forgetting…",
+      forgetAll: "Forget all",
+      forgotten: "{{device}} will ask for a code at its next sign-in.",
+      forgottenAll: "Every browser will ask for a code at its next sign-in.",
+      loading: "Loading trusted browsers…",
+      loadFailed: "Your trusted browsers couldn't be loaded.",
       description:
         "A browser where you ticked “Trust this device” skips the code at sign-in. Changing your password, your two-step sign-in or signing out everywhere makes every browser ask again.",
     },

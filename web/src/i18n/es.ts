@@ -469,6 +469,9 @@ export const es: Messages = {
     copy: "Copiar",
     copied: "Copiado",
     twoFactor: {
+      loading: "Cargando tus segundos factores…",
+      loadFailed: "No se han podido cargar tus segundos factores.",
+      onSince: "Activada desde el {{date}}",
       heading: "Verificación en dos pasos",
       description: "Después de la contraseña, el inicio de sesión pide además un código, así que una contraseña robada no basta para entrar.",
       offText: "El inicio de sesión solo pide tu contraseña.",
@@ -503,6 +506,7 @@ export const es: Messages = {
     },
     backupCodes: {
       heading: "Códigos de respaldo",
+      remaining: "Códigos restantes: {{count}}",
       description: "¿Has perdido el móvil? Inicia sesión con uno de estos códigos. Cada uno funciona una vez.",
       shownOnce: "Guarda estos códigos en un lugar seguro ahora: es la única vez que se muestran.",
       listLabel: "Tus códigos de respaldo",
@@ -547,6 +551,19 @@ export const es: Messages = {
     },
     trusted: {
       heading: "Navegadores de confianza",
+      listLabel: "Navegadores de confianza",
+      none: "Ahora ningún navegador se salta el código.",
+      current: "Este navegador",
+      trustedOn: "De confianza desde el {{date}}",
+      lastUsed: "Último uso: {{time}}",
+      forget: "Olvidar",
+      forgetLabel: "Olvidar {{device}}",
+      forgetting: "Olvidando…",
+      forgetAll: "Olvidar todos",
+      forgotten: "{{device}} pedirá un código en su próximo inicio de sesión.",
+      forgottenAll: "Todos los navegadores pedirán un código en su próximo inicio de sesión.",
+      loading: "Cargando navegadores de confianza…",
+      loadFailed: "No se han podido cargar tus navegadores de confianza.",
       description:
         "Un navegador en el que marcaste «Confiar en este dispositivo» se salta el código al iniciar sesión. Si cambias la contraseña o la verificación en dos pasos, o cierras la sesión en todas partes, todos los navegadores volverán a pedirlo.",
     },

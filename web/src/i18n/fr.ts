@@ -471,6 +471,9 @@ export const fr: Messages = {
     copy: "Copier",
     copied: "Copié",
     twoFactor: {
+      loading: "Chargement de vos seconds facteurs…",
+      loadFailed: "Vos seconds facteurs n’ont pas pu être chargés.",
+      onSince: "Activée depuis le {{date}}",
       heading: "Validation en deux étapes",
       description: "Après le mot de passe, la connexion demande aussi un code : un mot de passe volé ne suffit donc pas pour entrer.",
       offText: "La connexion ne demande que votre mot de passe.",
@@ -505,6 +508,7 @@ export const fr: Messages = {
     },
     backupCodes: {
       heading: "Codes de secours",
+      remaining: "Codes restants : {{count}}",
       description: "Téléphone perdu ? Connectez-vous plutôt avec l’un de ces codes. Chacun fonctionne une fois.",
       shownOnce: "Enregistrez ces codes en lieu sûr maintenant : ils ne sont affichés que cette fois-ci.",
       listLabel: "Vos codes de secours",
@@ -549,6 +553,19 @@ export const fr: Messages = {
     },
     trusted: {
       heading: "Navigateurs de confiance",
+      listLabel: "Navigateurs de confiance",
+      none: "Aucun navigateur ne saute le code pour l’instant.",
+      current: "Ce navigateur",
+      trustedOn: "De confiance depuis le {{date}}",
+      lastUsed: "Dernière utilisation : {{time}}",
+      forget: "Oublier",
+      forgetLabel: "Oublier {{device}}",
+      forgetting: "Oubli…",
+      forgetAll: "Tout oublier",
+      forgotten: "{{device}} demandera un code à sa prochaine connexion.",
+      forgottenAll: "Chaque navigateur demandera un code à sa prochaine connexion.",
+      loading: "Chargement des navigateurs de confiance…",
+      loadFailed: "Vos navigateurs de confiance n’ont pas pu être chargés.",
       description:
         "Un navigateur où vous avez coché « Faire confiance à cet appareil » ne demande pas de code à la connexion. Si vous changez votre mot de passe ou votre validation en deux étapes, ou si vous vous déconnectez partout, chaque navigateur le redemandera.",
     },

@@ -469,6 +469,9 @@ export const pl: Messages = {
     copy: "Kopiuj",
     copied: "Skopiowano",
     twoFactor: {
+      loading: "Wczytywanie drugich składników…",
+      loadFailed: "Nie udało się wczytać drugich składników.",
+      onSince: "Włączone od {{date}}",
       heading: "Logowanie dwuetapowe",
       description: "Po haśle logowanie prosi jeszcze o kod, więc samo skradzione hasło nie wystarczy, by się dostać.",
       offText: "Logowanie wymaga tylko hasła.",
@@ -503,6 +506,7 @@ export const pl: Messages = {
     },
     backupCodes: {
       heading: "Kody zapasowe",
+      remaining: "Pozostałe kody: {{count}}",
       description: "Zgubiony telefon? Zaloguj się jednym z tych kodów. Każdy działa jeden raz.",
       shownOnce: "Zapisz te kody teraz w bezpiecznym miejscu: widzisz je tylko ten jeden raz.",
       listLabel: "Twoje kody zapasowe",
@@ -547,6 +551,19 @@ export const pl: Messages = {
     },
     trusted: {
       heading: "Zaufane przeglądarki",
+      listLabel: "Zaufane przeglądarki",
+      none: "Obecnie żadna przeglądarka nie pomija kodu.",
+      current: "Ta przeglądarka",
+      trustedOn: "Zaufana od {{date}}",
+      lastUsed: "Ostatnio użyta: {{time}}",
+      forget: "Zapomnij",
+      forgetLabel: "Zapomnij: {{device}}",
+      forgetting: "Zapominanie…",
+      forgetAll: "Zapomnij wszystkie",
+      forgotten: "{{device}} poprosi o kod przy następnym logowaniu.",
+      forgottenAll: "Każda przeglądarka poprosi o kod przy następnym logowaniu.",
+      loading: "Wczytywanie zaufanych przeglądarek…",
+      loadFailed: "Nie udało się wczytać zaufanych przeglądarek.",
       description:
         "Przeglądarka, w której zaznaczono „Ufaj temu urządzeniu”, pomija kod przy logowaniu. Zmiana hasła lub logowania dwuetapowego albo wylogowanie wszędzie sprawi, że każda przeglądarka znów o niego poprosi.",
     },

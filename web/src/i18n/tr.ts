@@ -469,6 +469,9 @@ export const tr: Messages = {
     copy: "Kopyala",
     copied: "Kopyalandı",
     twoFactor: {
+      loading: "İkinci faktörleriniz yükleniyor…",
+      loadFailed: "İkinci faktörleriniz yüklenemedi.",
+      onSince: "{{date}} tarihinden beri açık",
       heading: "İki adımlı giriş",
       description: "Şifrenizden sonra giriş bir de kod ister; böylece çalınan bir şifre tek başına içeri girmeye yetmez.",
       offText: "Giriş yalnızca şifrenizi ister.",
@@ -503,6 +506,7 @@ export const tr: Messages = {
     },
     backupCodes: {
       heading: "Yedek kodlar",
+      remaining: "Kalan kodlar: {{count}}",
       description: "Telefonunuzu mu kaybettiniz? Bunun yerine bu kodlardan biriyle giriş yapın. Her biri bir kez çalışır.",
       shownOnce: "Bu kodları şimdi güvenli bir yere kaydedin: yalnızca bu kez gösterilirler.",
       listLabel: "Yedek kodlarınız",
@@ -547,6 +551,19 @@ export const tr: Messages = {
     },
     trusted: {
       heading: "Güvenilen tarayıcılar",
+      listLabel: "Güvenilen tarayıcılar",
+      none: "Şu anda kodu atlayan tarayıcı yok.",
+      current: "Bu tarayıcı",
+      trustedOn: "Güvenilme: {{date}}",
+      lastUsed: "Son kullanım: {{time}}",
+      forget: "Unut",
+      forgetLabel: "Unut: {{device}}",
+      forgetting: "Unutuluyor…",
+      forgetAll: "Tümünü unut",
+      forgotten: "{{device}} bir sonraki girişte kod isteyecek.",
+      forgottenAll: "Her tarayıcı bir sonraki girişte kod isteyecek.",
+      loading: "Güvenilen tarayıcılar yükleniyor…",
+      loadFailed: "Güvenilen tarayıcılarınız yüklenemedi.",
       description:
         "“Bu cihaza güven” seçeneğini işaretlediğiniz bir tarayıcı, girişte kodu atlar. Şifrenizi veya iki adımlı giriş ayarınızı değiştirirseniz ya da her yerden çıkış yaparsanız her tarayıcı yeniden kod ister.",
     },

@@ -64,6 +64,8 @@ export const keys = {
   accounts: "accounts/",
   /** The user's passkeys. */
   passkeys: "passkeys/",
+  /** The user's second factors and trusted browsers (GET /two-factor/get-factors). */
+  factors: "factors/",
   /** Administration: user lists (`admin/users/<query>/`). */
   adminUsers: "admin/users/",
   /** Administration: one user and their sessions (`admin/user/<id>/…`). */
@@ -185,6 +187,8 @@ export const queries = {
   accounts: () => defineQuery("accounts", () => sessionKey(() => keys.accounts), () => authClient.listAccounts()),
   /** The user's passkeys. */
   passkeys: () => defineQuery("passkeys", () => sessionKey(() => keys.passkeys), () => authClient.passkey.listUserPasskeys()),
+  /** The user's second factors (kinds, dates, backup codes left) and trusted browsers. */
+  factors: () => defineQuery("factors", () => sessionKey(() => keys.factors), () => authClient.twoFactor.getFactors()),
 
   /**
    * Whether the signed-in user may open the administration console: the service's answer to POST
@@ -400,15 +404,22 @@ export const mutations = {
 
   // Second factors (README.md, "Second factors"): turning them on or off changes the user (twoFactorEnabled) and
   // replaces the session; a new session also ends every other one's trusted-device state.
-  enableTwoFactor: (input: Input<typeof authClient.twoFactor.enable>) => mutate(authClient.twoFactor.enable(input), [SESSION]),
+  enableTwoFactor: (input: Input<typeof authClient.twoFactor.enable>) =>
+    mutate(authClient.twoFactor.enable(input), [SESSION, keys.factors]),
   /** Enrolment: the first code from the app turns two-step sign-in on. */
   verifyTotp: (input: Input<typeof authClient.twoFactor.verifyTotp>) =>
-    mutate(authClient.twoFactor.verifyTotp(input), [SESSION, keys.sessions]),
+    mutate(authClient.twoFactor.verifyTotp(input), [SESSION, keys.sessions, keys.factors]),
   /** Enrolment by email: the code mailed by sendOtp turns it on. */
   verifyOtp: (input: Input<typeof authClient.twoFactor.verifyOtp>) =>
-    mutate(authClient.twoFactor.verifyOtp(input), [SESSION, keys.sessions]),
+    mutate(authClient.twoFactor.verifyOtp(input), [SESSION, keys.sessions, keys.factors]),
   disableTwoFactor: (input: Input<typeof authClient.twoFactor.disable>) =>
-    mutate(authClient.twoFactor.disable(input), [SESSION, keys.sessions]),
+    mutate(authClient.twoFactor.disable(input), [SESSION, keys.sessions, keys.factors]),
+  /** New backup codes replace the old ones and end every trusted browser. */
+  generateBackupCodes: (input: Input<typeof authClient.twoFactor.generateBackupCodes>) =>
+    mutate(authClient.twoFactor.generateBackupCodes(input), [keys.factors]),
+  /** One trusted browser (`id`), or every one, meets the second step again. A refusal too reads the list again. */
+  forgetTrustedDevices: (input: Input<typeof authClient.twoFactor.forgetTrustedDevices> = {}) =>
+    mutate(authClient.twoFactor.forgetTrustedDevices(input), [keys.factors], true),
 
   // Passkeys. A refused delete too reads the list again (the passkey may be gone already).
   addPasskey: (name?: string) => mutate(registerPasskey(name), [keys.passkeys]),

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { PageHeading } from "../../components/page-heading";
-import { Card } from "../../components/ui/card";
 import { queries, useQuery } from "../../lib/data";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useFeatures } from "../../lib/use-features";
 import { PasskeysCard } from "./passkeys-card";
+import { TrustedBrowsersCard } from "./trusted-browsers-card";
 import { TwoFactorCard } from "./two-factor-card";
 import styles from "./security-page.module.css";
 
@@ -16,8 +16,8 @@ function useHasPassword(): boolean | null {
 }
 
 /**
- * The security page (/account/security): two-step sign-in and backup codes, passkeys, and what trusting a browser
- * means. Each part shows where the deployment has it on (GET /features).
+ * The security page (/account/security): two-step sign-in and backup codes, passkeys, and the browsers trusted to
+ * skip the second step. Each part shows where the deployment has it on (GET /features).
  */
 export function SecurityPage() {
   const { t } = useTranslation();
@@ -35,7 +35,7 @@ export function SecurityPage() {
       <PageHeading lead={t("security.lead")}>{t("security.heading")}</PageHeading>
       {on("twoFactor") ? <TwoFactorCard hasPassword={hasPassword} /> : null}
       {on("passkey") ? <PasskeysCard hasPassword={hasPassword} /> : null}
-      {on("twoFactor") ? <Card id="trusted-browsers" title={t("security.trusted.heading")} description={t("security.trusted.description")} /> : null}
+      {on("twoFactor") ? <TrustedBrowsersCard /> : null}
     </div>
   );
 }

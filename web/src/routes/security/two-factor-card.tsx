@@ -8,8 +8,11 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
+import { Spinner } from "../../components/ui/spinner";
 import { authClient } from "../../lib/auth-client";
-import { mutations } from "../../lib/data";
+import { errorMessage } from "../../lib/auth-errors";
+import { mutations, queries, useQuery } from "../../lib/data";
+import { formatDate } from "../../lib/format-time";
 import { useForm } from "../../lib/use-form";
 import { BackupCodes } from "./backup-codes";
 import { PasswordStep } from "./password-step";
@@ -75,7 +78,7 @@ export function TwoFactorCard({ hasPassword }: TwoFactorCardProps) {
       return null;
     }
     if (purpose === "codes") {
-      const { data, error } = await authClient.twoFactor.generateBackupCodes(withPassword);
+      const { data, error } = await mutations.generateBackupCodes(withPassword);
       if (error) return error;
       go({ kind: "codes", codes: data.backupCodes });
       return null;
@@ -123,43 +126,8 @@ export function TwoFactorCard({ hasPassword }: TwoFactorCardProps) {
     body = <EmailEnrolment email={user.email} onVerified={() => finish(t("security.twoFactor.enabled"))} onCancel={() => finish(null)} />;
   } else if (step.kind === "codes") {
     body = <BackupCodes codes={step.codes} onDone={() => finish(null)} />;
-  } else if (enabled) {
-    body = (
-      <div className={styles.buttons}>
-        <Button variant="secondary" onClick={() => go({ kind: "password", purpose: "codes" })}>
-          {t("security.backupCodes.regenerate")}
-        </Button>
-        <Button variant="secondary" onClick={() => go({ kind: "password", purpose: "app" })}>
-          {t("security.twoFactor.setUpApp")}
-        </Button>
-        <Button variant="danger" className={styles.push} onClick={() => go({ kind: "password", purpose: "off" })}>
-          {t("security.twoFactor.turnOff")}
-        </Button>
-      </div>
-    );
   } else {
-    body = (
-      <ul className={styles.methods}>
-        <li className={styles.method}>
-          <div className={styles.methodText}>
-            <h3 className={styles.methodName}>{t("security.twoFactor.appMethod")}</h3>
-            <p className={styles.muted}>{t("security.twoFactor.appMethodText")}</p>
-          </div>
-          <Button variant="secondary" size="sm" onClick={() => go({ kind: "password", purpose: "app" })}>
-            {t("security.twoFactor.setUpApp")}
-          </Button>
-        </li>
-        <li className={styles.method}>
-          <div className={styles.methodText}>
-            <h3 className={styles.methodName}>{t("security.twoFactor.emailMethod")}</h3>
-            <p className={styles.muted}>{t("security.twoFactor.emailMethodText", { email: user.email })}</p>
-          </div>
-          <Button variant="secondary" size="sm" onClick={() => go({ kind: "password", purpose: "email" })}>
-            {t("security.twoFactor.setUpEmail")}
-          </Button>
-        </li>
-      </ul>
-    );
+    body = <FactorList enabled={enabled} email={user.email} onStart={(purpose) => go({ kind: "password", purpose })} />;
   }
 
   return (
@@ -181,6 +149,88 @@ export function TwoFactorCard({ hasPassword }: TwoFactorCardProps) {
         {body}
       </div>
     </Card>
+  );
+}
+
+interface FactorListProps {
+  enabled: boolean;
+  email: string;
+  onStart(purpose: "app" | "email" | "codes" | "off"): void;
+}
+
+/**
+ * What the user holds (GET /two-factor/get-factors): the authenticator app and codes by email, each on (since when)
+ * or offered, the backup codes left, and turning it all off.
+ */
+function FactorList({ enabled, email, onStart }: FactorListProps) {
+  const { t, i18n } = useTranslation();
+  const factors = useQuery(queries.factors());
+  if (factors.state !== "ready") {
+    return factors.state === "loading" ? (
+      <p className={styles.loading} role="status">
+        <Spinner size="sm" />
+        {t("security.twoFactor.loading")}
+      </p>
+    ) : (
+      <Alert variant="error" title={t("security.twoFactor.loadFailed")}>
+        <p>{errorMessage(t, factors.error)}</p>
+        <Button variant="secondary" size="sm" className={styles.retry} onClick={() => void factors.reload()}>
+          {t("common.tryAgain")}
+        </Button>
+      </Alert>
+    );
+  }
+  const { totp, emailCode, backupCodes } = factors.data;
+  const since = (date: string | null) => (date ? t("security.twoFactor.onSince", { date: formatDate(date, i18n.language) }) : t("security.on"));
+  return (
+    <>
+      <ul className={styles.methods}>
+        <li className={styles.method}>
+          <div className={styles.methodText}>
+            <h3 className={styles.methodName}>{t("security.twoFactor.appMethod")}</h3>
+            <p className={styles.muted}>{totp ? since(totp.enabledAt) : t("security.twoFactor.appMethodText")}</p>
+          </div>
+          {totp ? (
+            <Badge variant="success">{t("security.on")}</Badge>
+          ) : (
+            <Button variant="secondary" size="sm" onClick={() => onStart("app")}>
+              {t("security.twoFactor.setUpApp")}
+            </Button>
+          )}
+        </li>
+        <li className={styles.method}>
+          <div className={styles.methodText}>
+            <h3 className={styles.methodName}>{t("security.twoFactor.emailMethod")}</h3>
+            <p className={styles.muted}>{emailCode ? since(emailCode.enabledAt) : t("security.twoFactor.emailMethodText", { email })}</p>
+          </div>
+          {emailCode ? (
+            <Badge variant="success">{t("security.on")}</Badge>
+          ) : (
+            <Button variant="secondary" size="sm" onClick={() => onStart("email")}>
+              {t("security.twoFactor.setUpEmail")}
+            </Button>
+          )}
+        </li>
+        {enabled ? (
+          <li className={styles.method}>
+            <div className={styles.methodText}>
+              <h3 className={styles.methodName}>{t("security.backupCodes.heading")}</h3>
+              <p className={styles.muted}>{t("security.backupCodes.remaining", { count: backupCodes.remaining })}</p>
+            </div>
+            <Button variant="secondary" size="sm" onClick={() => onStart("codes")}>
+              {t("security.backupCodes.regenerate")}
+            </Button>
+          </li>
+        ) : null}
+      </ul>
+      {enabled ? (
+        <div className={styles.buttons}>
+          <Button variant="danger" onClick={() => onStart("off")}>
+            {t("security.twoFactor.turnOff")}
+          </Button>
+        </div>
+      ) : null}
+    </>
   );
 }
 
