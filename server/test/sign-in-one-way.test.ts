@@ -188,6 +188,19 @@ describe.each(DIALECTS)("#13.3 one way in on %s", (dialect) => {
     expect(res.status).toBe(200);
     expect(await methodOf(res.body.token)).toBe("username");
   });
+
+  it("#13.3: a renewed session keeps the active organization of the one it replaces", async () => {
+    const c = new TestClient(server.base);
+    await signUp(c);
+    const created = await c.post("/organization/create", { name: "Renewal", slug: `renewal-${dialect}-${++counter}` });
+    expect(created.status).toBe(200);
+    expect((await c.get("/get-session")).body.session.activeOrganizationId).toBe(created.body.id);
+    const res = await c.post("/change-password", { currentPassword: PASSWORD, newPassword: "another long password", revokeOtherSessions: true });
+    expect(res.status).toBe(200);
+    const after = (await c.get("/get-session")).body.session;
+    expect(after.token).toBe(res.body.token);
+    expect(after.activeOrganizationId).toBe(created.body.id);
+  });
 });
 
 describe("#13.3 one way in: the source", () => {

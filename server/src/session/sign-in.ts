@@ -160,7 +160,10 @@ export async function signIn(
     factors,
     overrides: opts.impersonation
       ? { expiresAt: opts.impersonation.expiresAt, impersonatedBy: opts.impersonation.by }
-      : undefined,
+      : opts.renewalOf
+        ? // A renewal (a password change, a second factor confirmed) keeps where the user was working.
+          { activeOrganizationId: opts.renewalOf.activeOrganizationId, activeTeamId: opts.renewalOf.activeTeamId }
+        : undefined,
   };
   const session = runtime.sessions.newSession(user, clientInfo(ctx), sessionOptions);
   if (opts.store) await opts.store(session);
