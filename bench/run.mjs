@@ -29,7 +29,7 @@ import {
 import { measureHashLimit, measureHashLimitWith, SCRYPT, TUNED_MALLOC } from "./lib/hash-limit.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { dropDatabase, recreateDatabase } from "./lib/pg-admin.mjs";
-import { cpuTimes, freePort, machineTicks, memoryOf, settle, sleep, startServer } from "./lib/proc.mjs";
+import { cpuTimes, freePort, machineTicks, memoryOf, settle, sleep, startServer, threadCpuTimes } from "./lib/proc.mjs";
 import {
   evaluateAdminTargets,
   evaluateFactorsTargets,
@@ -252,14 +252,18 @@ async function stormWithReads(storm, base, cookies) {
  */
 async function measure(server, opts, run = runLoad) {
   const before = cpuTimes(server.pid);
+  const mainBefore = threadCpuTimes(server.pid);
   const machineBefore = machineTicks();
   const driverBefore = process.cpuUsage();
   const result = await run(opts);
   const after = cpuTimes(server.pid);
+  const mainAfter = threadCpuTimes(server.pid);
   const machineAfter = machineTicks();
   const driver = process.cpuUsage(driverBefore);
   const perRequest = (ticks) => (result.ok ? Math.round((ticks * 10_000) / result.ok) : null);
   result.serverCpuUs = { user: perRequest(after.user - before.user), system: perRequest(after.system - before.system) };
+  // The main thread alone (the event loop: HTTP, queries, everything but the password-hash workers).
+  result.serverMainThreadCpuUs = perRequest(mainAfter.user + mainAfter.system - mainBefore.user - mainBefore.system);
   // Where the machine's CPU went during the load, in % of all cores: this server, this driver, and everything else
   // (PostgreSQL included, and whatever else runs on the machine).
   const total = machineAfter.total - machineBefore.total;
@@ -276,7 +280,7 @@ async function measure(server, opts, run = runLoad) {
 }
 
 const brief = (r) =>
-  `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.serverCpuUs ? `, server CPU ${r.serverCpuUs.user} + ${r.serverCpuUs.system} µs/req` : ""}${r.cpuShare ? ` (machine: server ${r.cpuShare.server}%, driver ${r.cpuShare.driver}%, other ${r.cpuShare.other}%, idle ${r.cpuShare.idle}%)` : ""}${r.non2xx || r.errors ? `, non-2xx ${r.non2xx}, errors ${r.errors}` : ""}`;
+  `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.serverCpuUs ? `, server CPU ${r.serverCpuUs.user} + ${r.serverCpuUs.system} µs/req (main thread ${r.serverMainThreadCpuUs})` : ""}${r.cpuShare ? ` (machine: server ${r.cpuShare.server}%, driver ${r.cpuShare.driver}%, other ${r.cpuShare.other}%, idle ${r.cpuShare.idle}%)` : ""}${r.non2xx || r.errors ? `, non-2xx ${r.non2xx}, errors ${r.errors}` : ""}`;
 
 /**
  * The password-hash limit, measured now. Other work on the machine moves it, so it is measured at the start and

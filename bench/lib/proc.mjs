@@ -88,6 +88,13 @@ export function cpuTimes(pid) {
   return { user: Number(fields[11]), system: Number(fields[12]) }; // utime, stime (fields 14 and 15 of the line)
 }
 
+/** CPU time of one thread of a process (tid = pid: its main thread, where Node's event loop runs), in clock ticks. */
+export function threadCpuTimes(pid, tid = pid) {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { user: Number(fields[11]), system: Number(fields[12]) };
+}
+
 function cpuTicks(pid) {
   const { user, system } = cpuTimes(pid);
   return user + system;

@@ -352,6 +352,7 @@ export function renderFactorsMarkdown(results) {
       row("passkey sign-in, both requests: sign-ins/s", (d) => `${fmtRps(d.passkeySignIn?.rps)}${warn(d.passkeySignIn)}`),
       row("passkey sign-in p50 / p99 (both requests)", (d) => pair(d.passkeySignIn)),
       row("server CPU per sign-in (user + system): password / TOTP / passkey", (d) => `${cpu(d.passwordSignIn)} / ${cpu(d.totpSignIn)} / ${cpu(d.passkeySignIn)}`),
+      row("of which the main thread (the event loop; the rest is mostly the hash workers)", (d) => [d.passwordSignIn, d.totpSignIn, d.passkeySignIn].map((r) => (r?.serverMainThreadCpuUs != null ? `${r.serverMainThreadCpuUs} µs` : "–")).join(" / ")),
       row("users seeded through the routes (time)", (d) => (d.seeded ? `${d.seeded.totpUsers} with TOTP, ${d.seeded.passkeyUsers} with a passkey (${d.seeded.seconds} s)` : "–")),
       row("RSS idle / peak", (d) => `${fmtMb(d.rssIdleMb)} / ${fmtMb(d.rssPeakMb)}`),
     ],
