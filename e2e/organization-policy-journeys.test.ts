@@ -42,8 +42,12 @@ async function freshCode(setupKey: string, used: Set<number>): Promise<string> {
   const app = new TOTP({ secret: Secret.fromBase32(setupKey), digits: 6, period: 30, algorithm: "SHA1" });
   const last = Math.max(-1, ...used);
   for (;;) {
-    const now = Math.floor(Date.now() / 1000 / app.period);
-    const step = [now - 1, now, now + 1].find((candidate) => candidate > last);
+    const seconds = Date.now() / 1000;
+    const now = Math.floor(seconds / app.period);
+    // The step before now only while the service cannot reach the step after now before the code arrives (a page
+    // fills it in, then submits: allow it 10 s); now and the step after are good whenever it arrives within 30 s.
+    const early = seconds - now * app.period < app.period - 10 ? [now - 1] : [];
+    const step = [...early, now, now + 1].find((candidate) => candidate > last);
     if (step !== undefined) {
       used.add(step);
       return app.generate({ timestamp: step * app.period * 1000 });
