@@ -5,6 +5,7 @@ import { PASSWORD } from "../../server/test/helpers/http-client.js";
 import { startTestServer, type TestServer } from "../../server/test/helpers/server.js";
 import { SoftAuthenticator } from "../../server/test/helpers/soft-authenticator.js";
 import { betterAuthClient, browser } from "./harness.js";
+import { installWebAuthn, type WebAuthnShim } from "./webauthn.js";
 
 /**
  * Issue #15 item 5: Better Auth 1.7's `passkeyClient()` (from `@better-auth/passkey`, with `@simplewebauthn/browser`
@@ -13,94 +14,20 @@ import { betterAuthClient, browser } from "./harness.js";
  * client's own conversions between WebAuthn's binary objects and their JSON run as in a browser.
  */
 
-const b64url = (buffer: ArrayBuffer | ArrayBufferView) =>
-  Buffer.from(ArrayBuffer.isView(buffer) ? buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) : buffer).toString("base64url");
-const bytes = (base64url: string): ArrayBuffer => {
-  const b = Buffer.from(base64url, "base64url");
-  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
-};
-
-/** navigator.credentials over a SoftAuthenticator, recording the mediation each get() was asked for. */
-function webAuthnOf(authenticator: SoftAuthenticator) {
-  const mediations: (string | undefined)[] = [];
-  const credentials = {
-    async create({ publicKey }: { publicKey: PublicKeyCredentialCreationOptions }) {
-      const made = authenticator.createCredential({
-        challenge: b64url(publicKey.challenge as ArrayBuffer),
-        rp: { id: publicKey.rp.id! },
-        user: { id: b64url(publicKey.user.id as ArrayBuffer) },
-      });
-      return {
-        id: made.id,
-        rawId: bytes(made.rawId),
-        type: made.type,
-        authenticatorAttachment: made.authenticatorAttachment,
-        response: {
-          clientDataJSON: bytes(made.response.clientDataJSON),
-          attestationObject: bytes(made.response.attestationObject),
-          getTransports: () => made.response.transports,
-        },
-        getClientExtensionResults: () => ({}),
-      };
-    },
-    async get({ publicKey, mediation }: { publicKey: PublicKeyCredentialRequestOptions; mediation?: string }) {
-      mediations.push(mediation);
-      const made = authenticator.getAssertion({
-        challenge: b64url(publicKey.challenge as ArrayBuffer),
-        ...(publicKey.rpId ? { rpId: publicKey.rpId } : {}),
-        allowCredentials: (publicKey.allowCredentials ?? []).map((c) => ({ id: b64url(c.id as ArrayBuffer) })),
-      });
-      return {
-        id: made.id,
-        rawId: bytes(made.rawId),
-        type: made.type,
-        authenticatorAttachment: made.authenticatorAttachment,
-        response: {
-          clientDataJSON: bytes(made.response.clientDataJSON),
-          authenticatorData: bytes(made.response.authenticatorData),
-          signature: bytes(made.response.signature),
-          userHandle: bytes(made.response.userHandle),
-        },
-        getClientExtensionResults: () => ({}),
-      };
-    },
-  };
-  return { credentials, mediations };
-}
-
-/** What the browser library looks for: PublicKeyCredential (with conditional mediation), navigator, an autofill input. */
-function installBrowserGlobals(credentials: object) {
-  const g = globalThis as Record<string, unknown>;
-  const saved = { PublicKeyCredential: g.PublicKeyCredential, navigator: Object.getOwnPropertyDescriptor(g, "navigator"), document: g.document };
-  g.PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
-    isConditionalMediationAvailable: async () => true,
-  });
-  Object.defineProperty(g, "navigator", { value: { credentials }, configurable: true, writable: true });
-  g.document = { querySelectorAll: () => [{ autocomplete: "username webauthn" }] };
-  return () => {
-    g.PublicKeyCredential = saved.PublicKeyCredential;
-    if (saved.navigator) Object.defineProperty(g, "navigator", saved.navigator);
-    else delete g.navigator;
-    g.document = saved.document;
-  };
-}
-
 let n = 0;
 const address = (p: string) => `${p}-${Date.now().toString(36)}-${++n}@example.com`;
 
 describe.each(DIALECTS)("Better Auth 1.7's passkeyClient against Gatehouse (%s)", (dialect) => {
   let server: TestServer;
   let authenticator: SoftAuthenticator;
-  let webAuthn: ReturnType<typeof webAuthnOf>;
-  let restore: () => void;
+  let webAuthn: WebAuthnShim;
   beforeAll(async () => {
     server = await startTestServer(dialect);
     authenticator = new SoftAuthenticator(new URL(server.url).origin);
-    webAuthn = webAuthnOf(authenticator);
-    restore = installBrowserGlobals(webAuthn.credentials);
+    webAuthn = installWebAuthn(authenticator);
   });
   afterAll(async () => {
-    restore?.();
+    webAuthn?.restore();
     await server?.close();
   });
 
