@@ -7,6 +7,7 @@ import { StatusIcon } from "../../components/status-icon";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Form } from "../../components/ui/form";
+import { OneTimeCodeField } from "../../components/ui/one-time-code-field";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
@@ -106,16 +107,10 @@ export function EmailCodePage() {
             </Alert>
           ) : null}
           {answer.notice ? <Alert variant="success">{t("emailSignIn.code.sentAgain")}</Alert> : null}
-          <TextField
+          <OneTimeCodeField
             label={t("emailSignIn.code.code")}
-            name="one-time-code"
             className={styles.code}
-            autoComplete="one-time-code"
-            inputMode="numeric"
             autoCapitalize="none"
-            spellCheck={false}
-            maxLength={12}
-            required
             {...answer.field("code")}
           />
           <Button type="submit" fullWidth loading={answer.submitting} loadingText={t("emailSignIn.code.verifying")}>

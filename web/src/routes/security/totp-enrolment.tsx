@@ -4,7 +4,7 @@ import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Form } from "../../components/ui/form";
 import { Spinner } from "../../components/ui/spinner";
-import { TextField } from "../../components/ui/text-field";
+import { OneTimeCodeField } from "../../components/ui/one-time-code-field";
 import { mutations } from "../../lib/data";
 import { useForm } from "../../lib/use-form";
 import styles from "./security-page.module.css";
@@ -94,16 +94,10 @@ export function TotpEnrolment({ uri, onVerified, onCancel }: TotpEnrolmentProps)
             {form.error}
           </Alert>
         ) : null}
-        <TextField
+        <OneTimeCodeField
           label={t("security.twoFactor.code")}
           hint={t("security.twoFactor.codeHint")}
-          name="one-time-code"
           className={styles.codeField}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          spellCheck={false}
-          maxLength={12}
-          required
           {...form.field("code")}
         />
         <div className={styles.buttons}>

@@ -7,7 +7,7 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Form } from "../../components/ui/form";
-import { TextField } from "../../components/ui/text-field";
+import { OneTimeCodeField } from "../../components/ui/one-time-code-field";
 import { Spinner } from "../../components/ui/spinner";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
@@ -270,16 +270,10 @@ function EmailEnrolment({ email, onVerified, onCancel }: EmailEnrolmentProps) {
           {form.error}
         </Alert>
       ) : null}
-      <TextField
+      <OneTimeCodeField
         ref={field}
         label={t("security.twoFactor.emailCode")}
-        name="one-time-code"
         className={styles.codeField}
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        spellCheck={false}
-        maxLength={12}
-        required
         {...form.field("code")}
       />
       <div className={styles.buttons}>
