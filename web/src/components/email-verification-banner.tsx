@@ -4,7 +4,8 @@ import { authClient } from "../lib/auth-client";
 import { errorMessage } from "../lib/auth-errors";
 import { useCurrentSession } from "./current-session";
 import { Button } from "./ui/button";
-import styles from "./email-verification-banner.module.css";
+import own from "./email-verification-banner.module.css";
+import styles from "./warning-banner.module.css";
 
 type Outcome = { kind: "sent" } | { kind: "error"; message: string } | null;
 
@@ -48,7 +49,7 @@ export function EmailVerificationBanner() {
         </h2>
         <p>{t("verifyBanner.text", { email })}</p>
         {/* Always present, so the outcome is announced when it appears. */}
-        <p role="status" className={outcome?.kind === "error" ? styles.error : styles.sent}>
+        <p role="status" className={outcome?.kind === "error" ? own.error : own.sent}>
           {outcome?.kind === "sent" ? t("verifyBanner.resent", { email }) : null}
           {outcome?.kind === "error" ? outcome.message : null}
         </p>

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { ButtonLink } from "./ui/button-link";
-import styles from "./two-factor-required-banner.module.css";
+import styles from "./warning-banner.module.css";
 
 /**
  * An organization the user belongs to refuses them until their account has a second factor (README.md,
