@@ -10,6 +10,7 @@ import { createOriginMatcher } from "./http/origin.js";
 import { createPublicBase } from "./http/public-base.js";
 import { runEndpoint } from "./http/pipeline.js";
 import { createLogger, type Logger } from "./logger.js";
+import { createMetrics, type Metrics } from "./metrics/metrics.js";
 import { activeEndpoints, createStores, migrateDatabase, MODULES, type AnyModule } from "./modules.js";
 import { outboxMailer, refusingMailer, smtpMailer, type Mailer } from "./email/mailer.js";
 import { createOAuthRuntime } from "./social/registry.js";
@@ -26,6 +27,7 @@ export { ConfigError, type Config, type GatehouseOptions } from "./config/index.
 export type { SecondaryStorage } from "./storage/secondary/types.js";
 export type { Logger } from "./logger.js";
 export type { Mailer, OutgoingMail } from "./email/mailer.js";
+export type { Metrics, SignInResult, RateLimitKind, WebhookDeliveryResult } from "./metrics/metrics.js";
 export { defineModule, type GatehouseModule } from "./gatehouse-module.js";
 export { MODULES } from "./modules.js";
 
@@ -87,6 +89,11 @@ export interface Gatehouse {
   runtime: Runtime;
   /** The raw database handle, for the CLI and tests; handlers reach the database through `runtime.stores` only. */
   database: DatabaseHandle;
+  /**
+   * Prometheus metrics (`metrics.enabled`): `render()` is the text `GET /metrics` answers, for an application that
+   * mounts `handler` itself and serves it its own way.
+   */
+  metrics: Metrics;
   /** Applies pending database migrations; returns the names applied. */
   migrate(): Promise<string[]>;
   close(): Promise<void>;
@@ -100,8 +107,16 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     logger,
   );
   const storage = context.secondaryStorage ?? (config.redis ? redisStorage(config.redis.url, logger, config.redis.keyPrefix) : memoryStorage());
+  const metrics = createMetrics(config);
+  metrics.watchDatabase(database);
   const hasher =
-    context.hasher ?? createPasswordHasher({ concurrency: config.hashConcurrency, nice: config.password.workerNice });
+    context.hasher ??
+    createPasswordHasher({
+      concurrency: config.hashConcurrency,
+      nice: config.password.workerNice,
+      observe: metrics.passwordHashObserver,
+    });
+  metrics.watchPasswordHasher(hasher);
   const now = context.now ?? (() => new Date());
   const mailer =
     context.mailer ??
@@ -129,6 +144,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     sessions: createSessionService(config, stores, now),
     mailer,
     oauth: createOAuthRuntime(config, now),
+    metrics,
     modules,
     now,
   };
@@ -185,6 +201,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     api,
     runtime,
     database,
+    metrics,
     migrate: () => migrateDatabase(database, modules),
     async close() {
       clearInterval(sweep);

@@ -153,7 +153,7 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
     },
     `gatehouse listening on http://${settings.host === "0.0.0.0" ? "localhost" : settings.host}:${running.port}`,
   );
-  for (const note of startupNotes(gatehouse)) logger[note.level](note.fields, note.message);
+  for (const note of startupNotes(gatehouse, running)) logger[note.level](note.fields, note.message);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -5,6 +5,7 @@ import type { Mailer } from "./email/mailer.js";
 import type { OriginMatcher } from "./http/origin.js";
 import type { PublicBase } from "./http/public-base.js";
 import type { Logger } from "./logger.js";
+import type { Metrics } from "./metrics/metrics.js";
 import type { OAuthRuntime } from "./social/registry.js";
 import type { SessionService } from "./session/session-service.js";
 import type { Stores } from "./modules.js";
@@ -28,6 +29,8 @@ export interface Runtime {
   mailer: Mailer;
   /** Social sign-in: the configured providers and the token vault. */
   oauth: OAuthRuntime;
+  /** Prometheus metrics (metrics/metrics.ts); NO_METRICS, which records nothing, unless `metrics.enabled`. */
+  metrics: Metrics;
   /** The installed modules (modules.ts), for the hooks core runs on their behalf (user removal). */
   modules: readonly AnyModule[];
   now(): Date;

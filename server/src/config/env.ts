@@ -65,6 +65,8 @@ export function loadServiceSettings(env: Env = process.env, opts: { writeSecret?
     }
     options.logger = { ...(options.logger as object), level };
   }
+  const metrics = metricsFromEnv(env);
+  if (metrics) options.metrics = { ...(options.metrics as object), ...metrics };
 
   const nodeEnv = env.NODE_ENV;
   const dataDir = resolve(env.GATEHOUSE_DATA_DIR?.trim() || "./data");
@@ -110,6 +112,28 @@ export function loadCreateAdminInput(args: readonly string[], env: Env = process
   }
   if (!input.email) throw new ConfigError("create-admin: --email (or GATEHOUSE_ADMIN_EMAIL) is required");
   return input;
+}
+
+/** METRICS_ENABLED, METRICS_TOKEN, METRICS_PORT and METRICS_HOST (options.metrics), when any is set. */
+function metricsFromEnv(env: Env): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  const enabled = env.METRICS_ENABLED?.trim().toLowerCase();
+  if (enabled) {
+    if (!["true", "1", "false", "0"].includes(enabled)) {
+      throw new ConfigError(`METRICS_ENABLED must be true or false (got "${env.METRICS_ENABLED}")`);
+    }
+    out.enabled = enabled === "true" || enabled === "1";
+  }
+  if (env.METRICS_TOKEN?.trim()) out.token = env.METRICS_TOKEN.trim();
+  if (env.METRICS_PORT?.trim()) {
+    const port = Number(env.METRICS_PORT);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new ConfigError(`METRICS_PORT must be an integer from 0 to 65535 (got "${env.METRICS_PORT}")`);
+    }
+    out.port = port;
+  }
+  if (env.METRICS_HOST?.trim()) out.host = env.METRICS_HOST.trim();
+  return Object.keys(out).length ? out : undefined;
 }
 
 function readConfigFile(path: string | undefined): Record<string, unknown> {

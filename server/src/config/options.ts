@@ -426,6 +426,24 @@ export const optionsSchema = z
         level: z.enum(["debug", "info", "success", "warn", "error", "silent"]).default("info"),
       })
       .prefault({}),
+    /**
+     * Prometheus metrics at `GET /metrics` (server/src/metrics/, README "Metrics"). Off by default. On, it needs a
+     * guard: a bearer token, a port of its own, or both (start-up refuses neither).
+     */
+    metrics: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        /** Scrapes must send `Authorization: Bearer <token>`; compared in constant time. */
+        token: z.string().min(16, "must be at least 16 characters").max(512).optional(),
+        /** Serve /metrics on this port only (and nothing else there); the main port then answers it 404. */
+        port: z.number().int().min(0).max(65535).optional(),
+        /** The address that port listens on. */
+        host: z.string().min(1).max(255).default("0.0.0.0"),
+      })
+      .prefault({})
+      .refine((m) => !m.enabled || m.token !== undefined || m.port !== undefined, {
+        message: "metrics.enabled needs metrics.token (METRICS_TOKEN) or metrics.port (METRICS_PORT)",
+      }),
   });
 
 export type GatehouseOptions = z.input<typeof optionsSchema>;

@@ -27,8 +27,16 @@ export interface PasswordHasher {
   verify(hash: string, password: string): Promise<boolean>;
   /** Runs a verification that always fails, to spend the same time as a real one (unknown accounts). */
   verifyDummy(password: string): Promise<void>;
+  /** The queue now (for metrics): jobs waiting for a worker, and jobs handed to the workers. */
+  stats?(): { queued: number; running: number };
   close(): Promise<void>;
 }
+
+/**
+ * Told of every finished job when metrics are on (metrics/metrics.ts): "hash" (a new password) or "verify", the
+ * seconds it waited for a worker, and its seconds from the request to the answer.
+ */
+export type PasswordHashObserver = (operation: "hash" | "verify", waitSeconds: number, totalSeconds: number) => void;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -104,6 +112,9 @@ interface Job {
   stored?: string;
   /** Runs on libuv's pool (Argon2): counted against POOL_JOBS. */
   pool?: boolean;
+  /** With an observer: performance.now() when it was asked for, then when a worker got it. */
+  askedAt?: number;
+  sentAt?: number;
   resolve(value: { key?: string; ok?: boolean }): void;
   reject(error: Error): void;
 }
@@ -145,8 +156,14 @@ const resolveNativeModules = () => {
 const DUMMY_HASH =
   "a5e3b2c41f0d9e8b7a6c5d4e3f2a1b0c:" + "0".repeat(128); // never matches: its key is all zeros
 
-export function createPasswordHasher(opts: { concurrency: number; nice: number; maxQueue?: number }): PasswordHasher {
+export function createPasswordHasher(opts: {
+  concurrency: number;
+  nice: number;
+  maxQueue?: number;
+  observe?: PasswordHashObserver | undefined;
+}): PasswordHasher {
   const maxQueue = opts.maxQueue ?? 4096;
+  const observe = opts.observe;
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextId = 1;
@@ -176,6 +193,7 @@ export function createPasswordHasher(opts: { concurrency: number; nice: number; 
       if (!slot) return;
       queue.splice(i, 1);
       slot.jobs.push(job);
+      if (observe) job.sentAt = performance.now();
       if (job.stored !== undefined) {
         if (job.pool) poolJobs++;
         slot.worker.postMessage({ id: job.id, password: job.password, stored: job.stored });
@@ -188,6 +206,11 @@ export function createPasswordHasher(opts: { concurrency: number; nice: number; 
   const settle = (slot: Slot, job: Job) => {
     slot.jobs.splice(slot.jobs.indexOf(job), 1);
     if (job.pool) poolJobs--;
+    if (observe && job.askedAt !== undefined) {
+      const asked = job.askedAt;
+      const end = performance.now();
+      observe(job.salt !== undefined && job.expected === undefined ? "hash" : "verify", ((job.sentAt ?? end) - asked) / 1000, (end - asked) / 1000);
+    }
   };
 
   const spawn = (): Slot => {
@@ -225,7 +248,9 @@ export function createPasswordHasher(opts: { concurrency: number; nice: number; 
       if (queue.length >= maxQueue) {
         return reject(new APIError("SERVICE_UNAVAILABLE", HTTP_MESSAGES.TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER));
       }
-      queue.push({ id: nextId++, ...spec, resolve, reject });
+      const job: Job = { id: nextId++, ...spec, resolve, reject };
+      if (observe) job.askedAt = performance.now();
+      queue.push(job);
       dispatch();
     });
 
@@ -250,6 +275,11 @@ export function createPasswordHasher(opts: { concurrency: number; nice: number; 
     verify,
     async verifyDummy(password) {
       await verify(DUMMY_HASH, password);
+    },
+    stats() {
+      let running = 0;
+      for (const slot of slots) running += slot.jobs.length;
+      return { queued: queue.length, running };
     },
     async close() {
       closed = true;

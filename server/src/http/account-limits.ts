@@ -52,7 +52,10 @@ export async function limitPasswordCheck(runtime: Runtime, account: AccountKey, 
   if (gated) {
     // One check at a time from then on: the first to find the gate open closes it behind itself.
     const slot = await storage.increment(gate, CHECK_SLOT_MS);
-    if (slot.count > 1) throw tooManyRequests(slot.ttlMs);
+    if (slot.count > 1) {
+      runtime.metrics.rateLimitRefused("account_password");
+      throw tooManyRequests(slot.ttlMs);
+    }
   }
   let right: boolean;
   try {
@@ -81,5 +84,8 @@ export async function limitMailTo(runtime: Runtime, address: string): Promise<vo
   if (!runtime.config.rateLimitEnabled) return;
   const { mailPerAddress, mailWindow } = runtime.config.rateLimit.account;
   const { count, ttlMs } = await runtime.storage.increment(keyOf(runtime, "mail", address), mailWindow * 1000);
-  if (count > mailPerAddress) throw tooManyRequests(ttlMs);
+  if (count > mailPerAddress) {
+    runtime.metrics.rateLimitRefused("account_mail");
+    throw tooManyRequests(ttlMs);
+  }
 }

@@ -12,6 +12,8 @@ import { MAX_BODY_BYTES, runEndpoint, type CallResult } from "./pipeline.js";
 import { VERSION } from "../version.js";
 import { createRateLimiter, UNMATCHED_ROUTE } from "./rate-limit.js";
 import { createGetSessionFastPath, type NodeFastPath } from "./fast-path.js";
+import type { RouteRecorder } from "../metrics/route-histogram.js";
+import { answerScrape, METRICS_PATH, metricsGuard } from "../metrics/serve.js";
 
 export interface ServerEnv {
   /** The client address of the socket, when served by node:http. */
@@ -20,6 +22,8 @@ export interface ServerEnv {
 }
 
 type HonoEnv = { Bindings: ServerEnv & { ip: string } };
+
+const STANDARD_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 // A fresh object per response: the node adapter may add content-length to the init object it is given.
 const jsonHeaders = (): Record<string, string> => ({ "content-type": "application/json" });
@@ -74,7 +78,8 @@ export interface HttpHandler {
 
 export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpoint[]): HttpHandler {
   const { basePath } = runtime.config;
-  const limiter = createRateLimiter(runtime.config, runtime.storage);
+  const { metrics } = runtime;
+  const limiter = createRateLimiter(runtime.config, runtime.storage, () => metrics.rateLimitRefused("client"));
   const ipHeaders = runtime.config.advanced.ipAddress.disableIpTracking
     ? []
     : runtime.config.advanced.ipAddress.ipAddressHeaders;
@@ -100,6 +105,27 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
    * The rest of a refused body is never read, so the answer closes the connection (the client must not send its
    * next request on it).
    */
+  /**
+   * With metrics on, each route's answers are timed under its declared path (metrics/route-histogram.ts): from the
+   * router's match to the finished Response, errors included (answered here as onError would). Off: not wrapped.
+   */
+  type Handle = (c: Context<HonoEnv>) => Promise<Response>;
+  const timed =
+    (recorder: RouteRecorder, handle: Handle): Handle =>
+    async (c) => {
+      const start = performance.now();
+      let response: Response;
+      try {
+        response = await handle(c);
+      } catch (error) {
+        response = errorResponse(runtime, error, c.req.raw);
+      }
+      recorder.observe(response.status, (performance.now() - start) / 1000);
+      return response;
+    };
+  const measured = (route: string, method: string, handle: Handle): Handle =>
+    metrics.enabled ? timed(metrics.httpRoute(route, method), handle) : handle;
+
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
@@ -131,17 +157,21 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
       }
       return toResponse(result);
     };
-    app.on(endpoint.method, basePath + endpoint.path, async (c) => {
-      const params = c.req.param() as Record<string, string>;
-      if (!endpoint.carriesToken) return answer(c, params);
-      let response: Response;
-      try {
-        response = await answer(c, params);
-      } catch (error) {
-        response = errorResponse(runtime, error, c.req.raw);
-      }
-      return keepTokenPrivate(response);
-    });
+    app.on(
+      endpoint.method,
+      basePath + endpoint.path,
+      measured(endpoint.path, endpoint.method, async (c: Context<HonoEnv>) => {
+        const params = c.req.param() as Record<string, string>;
+        if (!endpoint.carriesToken) return answer(c, params);
+        let response: Response;
+        try {
+          response = await answer(c, params);
+        } catch (error) {
+          response = errorResponse(runtime, error, c.req.raw);
+        }
+        return keepTokenPrivate(response);
+      }),
+    );
   }
   // The API's own description, built once from the route declarations.
   let openApi: { json: string; html: string } | undefined;
@@ -152,20 +182,38 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
     }
     return openApi;
   };
-  app.get(`${basePath}/openapi.json`, async (c) => {
-    await limit(c.env, "/openapi.json");
-    return new Response(describeApi().json, { headers: jsonHeaders() });
-  });
-  app.get(`${basePath}/reference`, async (c) => {
-    await limit(c.env, "/reference");
-    return new Response(describeApi().html, {
+  app.get(
+    `${basePath}/openapi.json`,
+    measured("/openapi.json", "GET", async (c: Context<HonoEnv>) => {
+      await limit(c.env, "/openapi.json");
+      return new Response(describeApi().json, { headers: jsonHeaders() });
+    }),
+  );
+  app.get(
+    `${basePath}/reference`,
+    measured("/reference", "GET", async (c: Context<HonoEnv>) => {
+      await limit(c.env, "/reference");
+      return new Response(describeApi().html, {
         headers: {
           "content-type": "text/html; charset=utf-8",
           "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
         },
-    });
-  });
-  app.notFound(async (c) => {
+      });
+    }),
+  );
+  // GET /metrics on this port, unless metrics.port gives it one of its own (metrics/serve.ts).
+  if (metrics.enabled && runtime.config.metrics.port === undefined) {
+    const authorized = metricsGuard(runtime.config);
+    app.get(
+      METRICS_PATH,
+      measured(METRICS_PATH, "GET", async (c: Context<HonoEnv>) => {
+        await limit(c.env, METRICS_PATH);
+        const answer = await answerScrape(metrics, authorized, c.req.header("authorization"));
+        return new Response(answer.body, { status: answer.status, headers: answer.headers });
+      }),
+    );
+  }
+  const notFound = async (c: Context<HonoEnv>) => {
     try {
       await limit(c.env, UNMATCHED_ROUTE);
     } catch (error) {
@@ -175,7 +223,20 @@ export function createHttpHandler(runtime: Runtime, endpoints: readonly AnyEndpo
       status: 404,
       headers: jsonHeaders(),
     });
-  });
+  };
+  // Unmatched requests are one route in the metrics, and their method a label only when it is a standard one: a
+  // client choosing paths and methods cannot add series.
+  const unmatched = new Map<string, Handle>();
+  app.notFound(
+    metrics.enabled
+      ? (c) => {
+          const method = STANDARD_METHODS.has(c.req.method) ? c.req.method : "OTHER";
+          let handle = unmatched.get(method);
+          if (!handle) unmatched.set(method, (handle = measured(UNMATCHED_ROUTE, method, notFound)));
+          return handle(c);
+        }
+      : notFound,
+  );
   app.onError((error, c) => errorResponse(runtime, error, c.req.raw));
 
   return {

@@ -23,6 +23,8 @@ export function createGetSessionFastPath(
   toErrorResponse: (error: unknown) => Response,
 ): NodeFastPath {
   const path = `${runtime.config.basePath}/get-session`;
+  // The same series as the routed form's (metrics on): the route's declared path, whichever way it was served.
+  const recorder = runtime.metrics.enabled ? runtime.metrics.httpRoute("/get-session", "GET") : undefined;
 
   const parseQuery = (query: string): { disableCookieCache: boolean; disableRefresh: boolean } | null => {
     const flags = { disableCookieCache: false, disableRefresh: false };
@@ -36,6 +38,7 @@ export function createGetSessionFastPath(
 
   const serve = async (req: IncomingMessage, res: ServerResponse, flags: NonNullable<ReturnType<typeof parseQuery>>) => {
     const setCookies: string[] = [];
+    const start = recorder ? performance.now() : 0;
     try {
       if (runtime.config.rateLimitEnabled) {
         const ip = runtime.config.advanced.ipAddress.disableIpTracking
@@ -65,6 +68,7 @@ export function createGetSessionFastPath(
       if (setCookies.length) headers["set-cookie"] = setCookies;
       res.writeHead(200, headers);
       res.end(body);
+      recorder?.observe(200, (performance.now() - start) / 1000);
     } catch (error) {
       const response = toErrorResponse(error);
       const headers: Record<string, string | string[]> = {};
@@ -72,6 +76,7 @@ export function createGetSessionFastPath(
       if (setCookies.length) headers["set-cookie"] = setCookies;
       res.writeHead(response.status, headers);
       res.end(await response.text());
+      recorder?.observe(response.status, (performance.now() - start) / 1000);
     }
   };
 

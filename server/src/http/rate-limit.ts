@@ -45,9 +45,10 @@ export function tooManyRequests(retryAfterMs: number): APIError {
 /**
  * Fixed-window counters in secondary storage, keyed by client address and matched route, so that every instance
  * sharing a Redis shares the limits. A route's rule: `rateLimit.customRules` by exact declared path or "prefix*",
- * else the class the route declares, else the default `rateLimit.window`/`max`.
+ * else the class the route declares, else the default `rateLimit.window`/`max`. `onRefused` is told of each 429
+ * (the metrics' refusal counter).
  */
-export function createRateLimiter(config: Config, storage: SecondaryStorage): RateLimiter {
+export function createRateLimiter(config: Config, storage: SecondaryStorage, onRefused?: () => void): RateLimiter {
   const defaults: Rule = { window: config.rateLimit.window, max: config.rateLimit.max };
   const custom = Object.entries(config.rateLimit.customRules);
   const exact = new Map(custom.filter(([k]) => !k.endsWith("*")));
@@ -66,7 +67,10 @@ export function createRateLimiter(config: Config, storage: SecondaryStorage): Ra
       const rule = ruleFor(route, declared);
       if (!rule) return;
       const { count, ttlMs } = await storage.increment(`rl:${ip}|${route}`, rule.window * 1000);
-      if (count > rule.max) throw tooManyRequests(ttlMs);
+      if (count > rule.max) {
+        onRefused?.();
+        throw tooManyRequests(ttlMs);
+      }
     },
   };
 }

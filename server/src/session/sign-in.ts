@@ -168,6 +168,8 @@ export async function signIn(
   const session = runtime.sessions.newSession(user, clientInfo(ctx), sessionOptions);
   if (opts.store) await opts.store(session);
   else await runtime.stores.sessions.createSession(session);
+  // A renewal (a password change, a confirmed second factor's new session) is no sign-in.
+  if (!opts.renewalOf) runtime.metrics.signIn(method, "success");
   runtime.sessions.setNewSessionCookies(ctx, { session, user }, sessionOptions);
 
   const lastUsed = runtime.config.lastLoginMethod;

@@ -24,6 +24,11 @@ export interface DatabaseHandle {
    * call); on SQLite a statement prepared once, run without the query builder's driver.
    */
   preparedQuery?: PreparedQuery;
+  /**
+   * The connection pool now, for metrics (PostgreSQL): connections open, idle, queries waiting for one, and the
+   * pool's size. SQLite has no pool (one connection in the process, used synchronously), so no such reading.
+   */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -134,6 +139,7 @@ function openPostgres(settings: DatabaseSettings, logger?: StorageLogger): Datab
     preparedQuery: async (name, sql, params) =>
       (await pool.query<unknown[]>({ name, text: sql, values: params, rowMode: "array" })).rows,
     describe: `postgres://${url.host}${url.pathname}${settings.schema ? ` (schema ${settings.schema})` : ""}`,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     close: () => db.destroy(),
   };
 }

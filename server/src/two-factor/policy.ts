@@ -134,5 +134,6 @@ export async function secondFactorPolicy(ctx: EndpointContext, attempt: SignInAt
   setPendingCookie(ctx, runtime.config, token);
   // No session: a session cookie this browser held for anyone is dropped, its cache with it.
   runtime.sessions.clearSessionCookies(ctx);
+  runtime.metrics.signIn(attempt.method, "second_step");
   throw new SecondStepRequired(methods, (callbackURL) => secondStepURL(runtime, callbackURL));
 }

@@ -70,6 +70,7 @@ export function refuseWhileLocked(runtime: Runtime, row: TwoFactorRecord | null)
   if (!lockoutApplies(runtime) || !row?.lockedUntil) return;
   const left = row.lockedUntil.getTime() - runtime.now().getTime();
   if (left <= 0) return;
+  runtime.metrics.rateLimitRefused("two_factor_lockout");
   const limited = tooManyRequests(left);
   throw new APIError(429, TWO_FACTOR_FIXED_CODES.ACCOUNT_TEMPORARILY_LOCKED, {
     code: "ACCOUNT_TEMPORARILY_LOCKED",
