@@ -4,6 +4,8 @@ import type { AnyModule } from "./gatehouse-module.js";
 import { adminModule } from "./admin/module.js";
 import type { AdminRepositories } from "./admin/store/index.js";
 import type { AnyEndpoint } from "./http/endpoint.js";
+import { newDeviceModule } from "./new-device/module.js";
+import type { NewDeviceRepositories } from "./new-device/store/index.js";
 import { organizationModule } from "./organization/module.js";
 import type { OrganizationRepositories } from "./organization/store/index.js";
 import { emailOtpModule, magicLinkModule } from "./passwordless/module.js";
@@ -29,11 +31,11 @@ import type { TwoFactorRepositories } from "./two-factor/store/index.js";
 export type { AnyModule, GatehouseModule } from "./gatehouse-module.js";
 
 /** The installed modules: their tables are part of every database, their routes answer when enabled. */
-export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, passkeyModule, magicLinkModule, emailOtpModule, twoFactorModule];
+export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, passkeyModule, magicLinkModule, emailOtpModule, twoFactorModule, newDeviceModule];
 
 /** The runtime's stores: core's repositories and every installed module's, with transaction(fn). */
 export type Stores = Transactional<
-  CoreRepositories & OrganizationRepositories & AdminRepositories & PasskeyRepositories & PasswordlessRepositories & TwoFactorRepositories
+  CoreRepositories & OrganizationRepositories & AdminRepositories & PasskeyRepositories & PasswordlessRepositories & TwoFactorRepositories & NewDeviceRepositories
 >;
 
 export interface StoreOptions extends SessionStoreOptions {

@@ -269,7 +269,7 @@ describe.each(DIALECTS)("the second step on every way in, on %s", (dialect) => {
       if (s === cached) expect(browser.cookie(CACHE)).toEqual(expect.any(String));
       const res = await browser.post("/sign-in/email", { email, password: PASSWORD });
       expect(res.body).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp"] });
-      expect([...browser.jar.keys()].filter((name) => !["better-auth.registrant", "better-auth.last_used_login_method"].includes(name))).toEqual([PENDING]);
+      expect([...browser.jar.keys()].filter((name) => !["better-auth.registrant", "better-auth.last_used_login_method", "better-auth.device"].includes(name))).toEqual([PENDING]);
       const session = await browser.get("/get-session");
       expect(session.status).toBe(200);
       expect(session.body ?? null).toBeNull();

@@ -26,6 +26,8 @@ export interface CookieNames {
   twoFactor: string;
   /** A trusted device: its signed id and token, which skip the second step in that browser. */
   trustDevice: string;
+  /** This browser's device id, signed: a sign-in from a browser the user has not used mails them (new-device/). */
+  device: string;
 }
 
 /** The frozen, fully resolved configuration every module receives. Nothing below reads process.env. */
@@ -92,6 +94,7 @@ export function resolveConfig(input: GatehouseOptions, ctx: ResolveContext = {})
         "account deletion by email (user.deleteUser.sendDeleteAccountVerification)",
       options.magicLink.enabled && "sign-in links (magicLink.enabled)",
       options.emailOTP.enabled && "one-time codes by email (emailOTP.enabled)",
+      options.newDeviceEmail.enabled === true && "new-device mail (newDeviceEmail.enabled)",
     ].filter(Boolean);
     if (needMail.length) {
       throw new ConfigError(
@@ -119,6 +122,7 @@ export function resolveConfig(input: GatehouseOptions, ctx: ResolveContext = {})
       registrant: `${prefix}.registrant`,
       twoFactor: `${prefix}.two_factor`,
       trustDevice: `${prefix}.trust_device`,
+      device: `${prefix}.device`,
     },
     rateLimitEnabled: options.rateLimit.enabled ?? ctx.nodeEnv !== "test",
     hashConcurrency: options.password.concurrency ?? Math.max(1, availableParallelism()),

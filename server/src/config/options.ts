@@ -297,6 +297,17 @@ export const optionsSchema = z
         appURL: z.string().url().optional(),
       })
       .prefault({}),
+    /**
+     * New-device mail (server/src/new-device/, README "New-device mail"): a sign-in from a browser the user has not
+     * signed in from before mails them when, which browser and system, and the IP. Unset: on when the service has a
+     * mail server (SMTP_URL, or a mailer given to createGatehouse), off with the development outbox; true also mails
+     * to the outbox.
+     */
+    newDeviceEmail: z
+      .strictObject({
+        enabled: z.boolean().optional(),
+      })
+      .prefault({}),
     organization: z
       .strictObject({
         allowUserToCreateOrganization: organizationCreationRule.default(true),

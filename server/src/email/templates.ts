@@ -179,3 +179,75 @@ ${action ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="
   );
   return { subject, text, html };
 }
+
+export interface NewDeviceVariables {
+  name: string;
+  email: string;
+  /** When the sign-in happened: written in the language's long date and short time, in UTC. */
+  at: Date;
+  /** "Chrome 126"; null when the user agent does not say (written as the language's "unknown"). */
+  browser: string | null;
+  system: string | null;
+  /** The client's address ("" when unknown). */
+  ip: string;
+  /** The account page's sessions, where the session is signed out and the password changed. */
+  sessionsURL: string;
+  /** The Security page: second factors and passkeys. */
+  securityURL: string;
+  appName?: string;
+}
+
+/** The sign-in's date and time in the language's long form, in UTC (the service does not know the user's zone). */
+export function formatSignInTime(at: Date, language: Language): string {
+  return `${new Intl.DateTimeFormat(language, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(at)} UTC`;
+}
+
+/** "New sign-in to your account" (new-device/): when, which browser and system, the IP, and what to do if it was not them. */
+export function renderNewDeviceMail(language: Language, vars: NewDeviceVariables): RenderedMail {
+  const catalog: MailCatalog = CATALOGS[language];
+  const message = catalog.newDevice;
+  const values = { name: vars.name, email: vars.email, appName: vars.appName ?? "Gatehouse" };
+  const subject = fill(message.subject, values);
+  const greeting = fill(catalog.greeting, values);
+  const intro = fill(message.intro, values);
+  const advice = fill(message.advice, values);
+  const security = fill(message.security, values);
+  const signature = fill(catalog.signature, values);
+  const details: [string, string][] = [
+    [message.when, formatSignInTime(vars.at, language)],
+    [message.browser, vars.browser ?? message.unknown],
+    [message.system, vars.system ?? message.unknown],
+    [message.ip, vars.ip || message.unknown],
+  ];
+
+  const text = [
+    greeting,
+    "",
+    intro,
+    "",
+    ...details.map(([label, value]) => `${label}: ${value}`),
+    "",
+    advice,
+    `${message.action}: ${vars.sessionsURL}`,
+    "",
+    `${security}: ${vars.securityURL}`,
+    "",
+    signature,
+  ].join("\n");
+
+  const html = htmlMail(
+    language,
+    subject,
+    `<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
+<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
+<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;font-size:15px;line-height:1.5">
+${details.map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#52606d;vertical-align:top">${escapeHtml(label)}</td><td style="padding:2px 0;font-weight:600;word-break:break-word">${escapeHtml(value)}</td></tr>`).join("\n")}
+</table>
+<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(advice)}</p>
+<p style="margin:24px 0"><a href="${escapeHtml(vars.sessionsURL)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(message.action)}</a></p>
+<p style="margin:0 0 8px;font-size:13px;color:#52606d">${escapeHtml(fill(catalog.linkHint, values))}<br><a href="${escapeHtml(vars.sessionsURL)}" style="color:#2457c5;word-break:break-all">${escapeHtml(vars.sessionsURL)}</a></p>
+<p style="margin:16px 0 0;font-size:14px;line-height:1.5">${escapeHtml(security)}: <a href="${escapeHtml(vars.securityURL)}" style="color:#2457c5;word-break:break-all">${escapeHtml(vars.securityURL)}</a></p>
+<p style="margin:24px 0 0;font-size:14px">${escapeHtml(signature)}</p>`,
+  );
+  return { subject, text, html };
+}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { admitUser, bannedUserError, clientInfo } from "../credentials/rules.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
+import { noteSignInDevice, type FinishedSignIn } from "../new-device/sign-in-device.js";
 import type { Session, User } from "../storage/index.js";
 import { secondFactorPolicy } from "../two-factor/policy.js";
 
@@ -70,6 +71,15 @@ export type SignInPolicy = (
  * through an arrow, so that a module importing this file while this file imports the module finds it defined.
  */
 const POLICIES: readonly SignInPolicy[] = [(ctx, attempt) => secondFactorPolicy(ctx, attempt)];
+
+/**
+ * What runs once a sign-in has its session and its cookies are set, in order: a module that must know of every
+ * sign-in lists its step here (the new-device mail, new-device/sign-in-device.ts). A step may add cookies; it never
+ * refuses the sign-in (its own failures are its own to log). Reached through arrows, as POLICIES are.
+ */
+const AFTER_SIGN_IN: readonly ((ctx: EndpointContext, signedIn: FinishedSignIn) => Promise<void>)[] = [
+  (ctx, signedIn) => noteSignInDevice(ctx, signedIn),
+];
 
 /** A sign-in refused by the ban check or a policy; a caller that must not answer with an error (a verification link) catches this one. */
 export class SignInRefused extends APIError {}
@@ -183,6 +193,9 @@ export async function signIn(
       maxAge: LAST_USED_COOKIE_LIFE,
     });
     if (lastUsed.storeInDatabase) await runtime.stores.users.setLastLoginMethod(user.id, method);
+  }
+  for (const step of AFTER_SIGN_IN) {
+    await step(ctx, { user, session, impersonatedBy: opts.impersonation?.by, renewal: opts.renewalOf !== undefined });
   }
   return { user, session };
 }

@@ -77,4 +77,16 @@ export const de: MailCatalog = {
   },
   codeExpires: "Der Code ist {duration} gültig und funktioniert nur einmal.",
   codeNeverShare: "Gib diesen Code niemandem weiter: {appName} wird dich nie danach fragen.",
+  newDevice: {
+    subject: "Neue Anmeldung bei deinem {appName}-Konto",
+    intro: "Dein Konto {email} wurde soeben in einem Browser angemeldet, in dem es bisher nicht verwendet wurde.",
+    when: "Wann",
+    browser: "Browser",
+    system: "System",
+    ip: "IP-Adresse",
+    unknown: "unbekannt",
+    advice: "Wenn du das warst, musst du nichts tun. Wenn nicht, kann sich jemand anderes als du anmelden: Melde diese Sitzung sofort ab und ändere dein Passwort.",
+    action: "Sitzungen und Passwort prüfen",
+    security: "Prüfe danach auf der Seite „Sicherheit“ deine zweistufige Anmeldung und deine Passkeys",
+  },
 };

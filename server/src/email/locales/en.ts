@@ -77,4 +77,16 @@ export const en: MailCatalog = {
   },
   codeExpires: "The code is valid for {duration} and works once.",
   codeNeverShare: "Never give this code to anyone: {appName} will never ask you for it.",
+  newDevice: {
+    subject: "New sign-in to your {appName} account",
+    intro: "Your account {email} was just signed in to from a browser it had not been used with before.",
+    when: "When",
+    browser: "Browser",
+    system: "System",
+    ip: "IP address",
+    unknown: "unknown",
+    advice: "If this was you, there is nothing to do. If it was not, someone else can sign in as you: sign that session out and change your password right away.",
+    action: "Review sessions and password",
+    security: "Then check your two-step sign-in and passkeys on the Security page",
+  },
 };

@@ -77,4 +77,16 @@ export const es: MailCatalog = {
   },
   codeExpires: "El código es válido durante {duration} y funciona una sola vez.",
   codeNeverShare: "No compartas este código con nadie: {appName} nunca te lo pedirá.",
+  newDevice: {
+    subject: "Nuevo inicio de sesión en tu cuenta de {appName}",
+    intro: "Se acaba de iniciar sesión en tu cuenta {email} desde un navegador en el que no se había usado antes.",
+    when: "Cuándo",
+    browser: "Navegador",
+    system: "Sistema",
+    ip: "Dirección IP",
+    unknown: "desconocido",
+    advice: "Si has sido tú, no tienes que hacer nada. Si no, otra persona puede iniciar sesión como tú: cierra esa sesión y cambia tu contraseña de inmediato.",
+    action: "Revisar sesiones y contraseña",
+    security: "Después, revisa la verificación en dos pasos y tus llaves de acceso en la página Seguridad",
+  },
 };

@@ -77,4 +77,16 @@ export const fr: MailCatalog = {
   },
   codeExpires: "Le code est valable {duration} et ne fonctionne qu'une fois.",
   codeNeverShare: "Ne communiquez ce code à personne : {appName} ne vous le demandera jamais.",
+  newDevice: {
+    subject: "Nouvelle connexion à votre compte {appName}",
+    intro: "Quelqu'un vient de se connecter à votre compte {email} depuis un navigateur qui n'avait encore jamais servi pour ce compte.",
+    when: "Quand",
+    browser: "Navigateur",
+    system: "Système",
+    ip: "Adresse IP",
+    unknown: "inconnu",
+    advice: "Si c'est vous, vous n'avez rien à faire. Sinon, quelqu'un d'autre peut se connecter à votre place : fermez cette session et changez votre mot de passe tout de suite.",
+    action: "Vérifier les sessions et le mot de passe",
+    security: "Vérifiez ensuite votre validation en deux étapes et vos clés d'accès sur la page Sécurité",
+  },
 };

@@ -77,4 +77,16 @@ export const pl: MailCatalog = {
   },
   codeExpires: "Kod jest ważny przez {duration} i działa tylko raz.",
   codeNeverShare: "Nigdy nikomu nie podawaj tego kodu: {appName} nigdy o niego nie poprosi.",
+  newDevice: {
+    subject: "Nowe logowanie na Twoje konto {appName}",
+    intro: "Na Twoje konto {email} właśnie zalogowano się z przeglądarki, w której nie było ono wcześniej używane.",
+    when: "Kiedy",
+    browser: "Przeglądarka",
+    system: "System",
+    ip: "Adres IP",
+    unknown: "nieznany",
+    advice: "Jeśli to Ty, nie musisz nic robić. Jeśli nie, ktoś inny może logować się jako Ty: od razu wyloguj tę sesję i zmień hasło.",
+    action: "Sprawdź sesje i hasło",
+    security: "Następnie sprawdź logowanie dwuetapowe i klucze dostępu na stronie Bezpieczeństwo",
+  },
 };

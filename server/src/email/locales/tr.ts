@@ -77,4 +77,16 @@ export const tr: MailCatalog = {
   },
   codeExpires: "Kod {duration} boyunca geçerlidir ve yalnızca bir kez çalışır.",
   codeNeverShare: "Bu kodu kimseyle paylaşmayın: {appName} sizden asla bu kodu istemez.",
+  newDevice: {
+    subject: "{appName} hesabınızda yeni oturum açıldı",
+    intro: "{email} hesabınızda, daha önce kullanılmadığı bir tarayıcıdan az önce oturum açıldı.",
+    when: "Ne zaman",
+    browser: "Tarayıcı",
+    system: "Sistem",
+    ip: "IP adresi",
+    unknown: "bilinmiyor",
+    advice: "Bunu siz yaptıysanız bir şey yapmanız gerekmez. Siz yapmadıysanız başka biri sizin adınıza oturum açabiliyor: o oturumu hemen kapatın ve parolanızı değiştirin.",
+    action: "Oturumları ve parolayı gözden geçir",
+    security: "Ardından Güvenlik sayfasında iki adımlı girişinizi ve geçiş anahtarlarınızı kontrol edin",
+  },
 };

@@ -46,6 +46,30 @@ export interface MailCatalog {
   codeExpires: string;
   /** Never give the code to anyone; "{appName}" is filled in. */
   codeNeverShare: string;
+  /** A sign-in from a browser the user had not signed in from before (new-device/; templates.ts renderNewDeviceMail). */
+  newDevice: NewDeviceMessage;
+}
+
+/**
+ * The new-device mail: `intro`, then the sign-in's details under their labels (a name the browser or system does not
+ * tell is `unknown`), `advice` and the button to the sessions and the password, then `security` before the link to
+ * the Security page. "{email}" and "{appName}" are filled in.
+ */
+export interface NewDeviceMessage {
+  subject: string;
+  intro: string;
+  /** Labels of the details: when (a date and time in UTC), which browser, which system, from which IP address. */
+  when: string;
+  browser: string;
+  system: string;
+  ip: string;
+  unknown: string;
+  /** If it was them, nothing to do; if not, what to do now (the button follows). */
+  advice: string;
+  /** The button: the account page's sessions, where the session is signed out, and its password form. */
+  action: string;
+  /** Before the Security page's link: second factors and passkeys to check. */
+  security: string;
 }
 
 /**
