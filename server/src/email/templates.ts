@@ -241,7 +241,7 @@ export function renderNewDeviceMail(language: Language, vars: NewDeviceVariables
     `<p style="margin:0 0 16px;font-size:16px">${escapeHtml(greeting)}</p>
 <p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;font-size:15px;line-height:1.5">
-${details.map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#52606d;vertical-align:top">${escapeHtml(label)}</td><td style="padding:2px 0;font-weight:600;word-break:break-word">${escapeHtml(value)}</td></tr>`).join("\n")}
+${details.map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#52606d;vertical-align:top;white-space:nowrap">${escapeHtml(label)}</td><td style="padding:2px 0;font-weight:600;vertical-align:top;word-break:break-word">${escapeHtml(value)}</td></tr>`).join("\n")}
 </table>
 <p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(advice)}</p>
 <p style="margin:24px 0"><a href="${escapeHtml(vars.sessionsURL)}" style="display:inline-block;background:#2457c5;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(message.action)}</a></p>
