@@ -1,7 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/config/index.js";
-import { signCookieValue } from "../src/http/cookies.js";
+import { serializeCookie, signCookieValue, type CookieAttributes } from "../src/http/cookies.js";
+import { newDeviceId, presentedDeviceId, setDeviceCookie } from "../src/new-device/device-cookie.js";
 import { parseUserAgent } from "../src/new-device/user-agent.js";
 import { totpCode } from "../src/two-factor/totp.js";
 import { signUpAdmin } from "./helpers/admin.js";
@@ -120,6 +121,33 @@ describe("newDeviceEmail's configuration", () => {
     expect(() => resolveConfig({ secret: TEST_SECRET, newDeviceEmail: { enabled: "yes" } as never })).toThrow(
       /newDeviceEmail\.enabled/,
     );
+  });
+});
+
+describe("the device cookie (new-device/device-cookie.ts)", () => {
+  it("is __Secure- prefixed and Secure behind an https BASE_URL, and reads back only with its own signature", () => {
+    const config = resolveConfig({ secret: TEST_SECRET, baseURL: "https://auth.example.com" });
+    const lines: string[] = [];
+    const cookies = new Map<string, string>();
+    const jar = {
+      cookie: (name: string) => cookies.get(name),
+      setCookie(name: string, value: string, attributes?: CookieAttributes) {
+        lines.push(serializeCookie(name, value, attributes));
+        cookies.set(name, value);
+      },
+    };
+    const id = newDeviceId();
+    setDeviceCookie(jar, config, id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^__Secure-better-auth\.device=/);
+    expect(lines[0]).toMatch(/; Secure/);
+    expect(lines[0]).toMatch(/; HttpOnly/);
+    expect(lines[0]).toMatch(/; SameSite=Lax/);
+    expect(lines[0]).toMatch(/; Max-Age=31536000/);
+    expect(presentedDeviceId(jar, config)).toBe(id);
+    // Another secret's signature does not hold.
+    const other = resolveConfig({ secret: `${TEST_SECRET}-other`, baseURL: "https://auth.example.com" });
+    expect(presentedDeviceId(jar, other)).toBeNull();
   });
 });
 
