@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Kysely } from "kysely";
 import type { Config } from "./config/index.js";
 import type { z } from "zod";
@@ -6,6 +7,7 @@ import type { Dialect } from "./storage/database.js";
 import type { SchemaSpec, TableAdditions } from "./storage/expected-schema.js";
 import type { CoreRepositories, Transactional } from "./storage/index.js";
 import type { MigrationModule } from "./storage/migrator.js";
+import type { Runtime } from "./runtime.js";
 
 /**
  * A module's route: its handler may see only the dependencies its domain names (defineEndpointFor), which the
@@ -67,6 +69,26 @@ export interface GatehouseModule<
     reason: CredentialsResetReason,
     config: Config,
   ): Promise<void>;
+  /**
+   * Paths the module answers outside the router (ModuleMount), made once by createGatehouse when the configuration
+   * turns the module on.
+   */
+  mount?(runtime: Runtime): ModuleMount;
+}
+
+/**
+ * Requests a module answers itself, before the router sees them (GatehouseModule.mount): the OpenID Provider's
+ * endpoints, which are oidc-provider's Node request handler.
+ */
+export interface ModuleMount {
+  /** Whether the path (without the query) is the module's. */
+  owns(pathname: string): boolean;
+  /** Answers on node:http (the bundled server). */
+  node(req: IncomingMessage, res: ServerResponse, remoteAddress: string | undefined): void;
+  /** Answers a web-standard request (the library's handler). */
+  fetch(request: Request, remoteAddress?: string): Promise<Response>;
+  /** Stops what it runs in the background (called by `gatehouse.close()`). */
+  close?(): void;
 }
 
 export type CredentialsResetReason = "password-changed" | "sessions-revoked" | "mailbox-proven";

@@ -151,6 +151,25 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
   // Core's routes and those of the modules the configuration turns on.
   const endpoints = activeEndpoints(ENDPOINTS, modules, config);
   const http = createHttpHandler(runtime, Object.values(endpoints));
+  // Paths the turned-on modules answer before the router (the OpenID Provider's endpoints: GatehouseModule.mount).
+  const mounts = modules.flatMap((module) => (module.mount && module.enabled(config) ? [module.mount(runtime)] : []));
+  const mountOf = (url: string) => {
+    if (!mounts.length) return undefined;
+    const start = url.startsWith("/") ? 0 : url.indexOf("/", url.indexOf("//") + 2);
+    const end = url.indexOf("?", start);
+    const pathname = url.slice(start, end === -1 ? undefined : end);
+    return mounts.find((mount) => mount.owns(pathname));
+  };
+  const fetch = (request: Request, env?: ServerEnv) => {
+    const mount = mountOf(request.url);
+    return mount ? mount.fetch(request, env?.remoteAddress) : http.fetch(request, env);
+  };
+  const nodeFastPath: NodeFastPath = (req, res) => {
+    const mount = mountOf(req.url ?? "/");
+    if (!mount) return http.nodeFastPath(req, res);
+    mount.node(req, res, req.socket.remoteAddress);
+    return true;
+  };
   const internalBase = config.baseURL ?? "http://localhost";
 
   const call = async (name: string, input: CallInput = {}) => {
@@ -195,9 +214,9 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
 
   return {
     config,
-    handler: (request) => http.fetch(request),
-    fetch: (request, env) => http.fetch(request, env),
-    nodeFastPath: http.nodeFastPath,
+    handler: (request) => fetch(request),
+    fetch,
+    nodeFastPath,
     api,
     runtime,
     database,
@@ -205,6 +224,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     migrate: () => migrateDatabase(database, modules),
     async close() {
       clearInterval(sweep);
+      for (const mount of mounts) mount.close?.();
       await Promise.allSettled([
         context.hasher ? undefined : hasher.close(),
         context.secondaryStorage ? undefined : storage.close(),

@@ -9,6 +9,7 @@ import {
 } from "./cli/database-target.js";
 import { ConfigError, resolveConfig } from "./config/index.js";
 import { loadCreateAdminInput, loadServiceSettings, type ServiceSettings } from "./config/env.js";
+import { CLIENT_USAGE, OidcCommandError, runClientCommand, runOidcCommand } from "./oidc-provider/cli.js";
 import { IMPORT_USAGE, parseImportArgs } from "./import/import-options.js";
 import { importUsers, type ImportSummary } from "./import/run-import.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
@@ -27,6 +28,7 @@ Commands:
             create a site administrator (with a verified address), or give an existing user the admin
             role; the flags fall back to GATEHOUSE_ADMIN_EMAIL, GATEHOUSE_ADMIN_PASSWORD, GATEHOUSE_ADMIN_NAME
   ${IMPORT_USAGE}
+  ${CLIENT_USAGE}
 
 Every command prints the database it uses. migrate, create-admin and import never create one unless given
 --create: a SQLite file that does not exist, or a database without Gatehouse's tables, is refused. A relative
@@ -95,6 +97,17 @@ async function runCreateAdmin(settings: ServiceSettings, logger: Logger, args: s
       unchanged: `${user.email} (id ${user.id}) is already an administrator (role ${user.role}); nothing changed`,
     }[action];
     say(what);
+  } finally {
+    await gatehouse.close();
+  }
+}
+
+/** `gatehouse client ...` and `gatehouse oidc ...` (oidc-provider/cli.ts). */
+async function runOidc(settings: ServiceSettings, logger: Logger, command: "client" | "oidc", args: string[], create: boolean): Promise<void> {
+  const gatehouse = await openExisting(settings, logger, command, create);
+  try {
+    if (command === "client") await runClientCommand(gatehouse.runtime, args, say);
+    else await runOidcCommand(gatehouse.runtime, args, say);
   } finally {
     await gatehouse.close();
   }
@@ -174,7 +187,7 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (!["serve", "migrate", "create-admin", "import"].includes(command)) {
+  if (!["serve", "migrate", "create-admin", "import", "client", "oidc"].includes(command)) {
     console.error(`gatehouse: unknown command "${command}"\n\n${USAGE}`);
     process.exit(2);
   }
@@ -195,12 +208,14 @@ async function main(argv: string[]): Promise<void> {
     if (command === "serve") await runServer(settings, logger);
     else if (command === "migrate") await migrate(settings, logger, create);
     else if (command === "create-admin") await runCreateAdmin(settings, logger, args, create);
+    else if (command === "client" || command === "oidc") await runOidc(settings, logger, command, args, create);
     else process.exitCode = await runImport(settings, logger, args, create);
   } catch (error) {
     if (
       error instanceof ConfigError ||
       error instanceof CreateAdminError ||
       error instanceof CommandError ||
+      error instanceof OidcCommandError ||
       error instanceof SchemaMismatchError
     ) {
       console.error(`gatehouse: ${error.message}`);

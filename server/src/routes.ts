@@ -2,6 +2,7 @@ import { signInEmail, signUpEmail } from "./credentials/email-password-routes.js
 import { isUsernameAvailable, signInUsername } from "./credentials/username-routes.js";
 import { adminModule } from "./admin/module.js";
 import { error, features, ok } from "./http/system-routes.js";
+import { oidcProviderModule } from "./oidc-provider/module.js";
 import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./social/account-routes.js";
 import { callbackOAuth, callbackOAuthPost } from "./social/callback-routes.js";
 import { signInSocial } from "./social/sign-in-routes.js";
@@ -71,6 +72,7 @@ export const ENDPOINTS = {
   ...emailOtpModule.endpoints,
   ...twoFactorModule.endpoints,
   ...passkeyModule.endpoints,
+  ...oidcProviderModule.endpoints,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -25,6 +25,10 @@ export const STATEMENTS = {
   organization: ["list", "get"],
   /** A user's sign-in factors (factor-routes.ts): what they have (never a secret), and removing them. */
   factors: ["list", "reset"],
+  /** The OpenID Provider's clients (oidc-provider/admin-routes.ts): see, register, change, remove them. */
+  oidcClient: ["list", "get", "create", "update", "delete"],
+  /** What users granted OpenID clients (oidc-provider/admin-routes.ts): see and revoke a user's grants. */
+  oidcGrant: ["list", "revoke"],
 } as const;
 
 export type Resource = keyof typeof STATEMENTS;
@@ -39,8 +43,10 @@ export const ROLES: { readonly admin: RoleActions; readonly user: RoleActions } 
     session: STATEMENTS.session,
     organization: STATEMENTS.organization,
     factors: STATEMENTS.factors,
+    oidcClient: STATEMENTS.oidcClient,
+    oidcGrant: STATEMENTS.oidcGrant,
   },
-  user: { user: [], session: [], organization: [], factors: [] },
+  user: { user: [], session: [], organization: [], factors: [], oidcClient: [], oidcGrant: [] },
 };
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CREDENTIAL_FIXED_CODES } from "../credentials/messages.js";
 import type { User } from "../storage/models.js";
+import { oidcProviderOptionsSchema } from "./oidc-provider-options.js";
 import { accountOptionsSchema, socialProvidersSchema } from "./social-options.js";
 
 /**
@@ -342,6 +343,8 @@ export const optionsSchema = z
           .prefault({}),
       })
       .prefault({}),
+    /** The OpenID Provider (server/src/oidc-provider/, README "OpenID Provider"; oidc-provider-options.ts). */
+    oidcProvider: oidcProviderOptionsSchema,
     /**
      * Passkeys (server/src/passkey/, README.md "Passkeys"): WebAuthn registration and sign-in. On by default; users
      * opt in by registering one. The relying party id and the origins a ceremony may come from are configuration

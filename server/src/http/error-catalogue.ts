@@ -1,5 +1,6 @@
 import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "../admin/messages.js";
 import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "../credentials/messages.js";
+import { OIDC_MESSAGES } from "../oidc-provider/messages.js";
 import { ORG_FIXED_CODES, ORG_MESSAGES } from "../organization/messages.js";
 import { EMAIL_OTP_MESSAGES, MAGIC_LINK_MESSAGES } from "../passwordless/messages.js";
 import { PASSKEY_MESSAGES } from "../passkey/messages.js";
@@ -29,6 +30,7 @@ export const ERROR_CATALOGUES = {
   magicLink: MAGIC_LINK_MESSAGES,
   emailOtp: EMAIL_OTP_MESSAGES,
   twoFactor: TWO_FACTOR_MESSAGES,
+  oidcProvider: OIDC_MESSAGES,
 } as const;
 
 /**

@@ -1,0 +1,131 @@
+import { engineMetadata, registeredClient } from "./clients.js";
+import type { OidcErrorClass } from "./engine-types.js";
+import { tokenKey } from "./secrets.js";
+import type { OidcClient, OidcRepositories, StoredPayload } from "./store/index.js";
+
+/**
+ * oidc-provider's storage over our tables (its adapter interface: upsert, find, findByUid, consume, destroy,
+ * revokeByGrantId), on SQLite and PostgreSQL alike:
+ * - tokens (codes, access, refresh, client-credentials tokens...) are stored under the SHA-256 of their value, and
+ *   their payload keeps no copy of it: a copy of the table holds no usable token;
+ * - expired rows are never answered (and swept hourly);
+ * - consume marks a code or refresh token used in one conditional statement: of two requests presenting it at once
+ *   only one gets it; the other fails with invalid_grant and the whole grant (every token issued under it) is
+ *   revoked, as oidc-provider does itself when it sees a code or refresh token used a second time;
+ * - clients come from the configuration file (static, given to oidc-provider directly) or the oidcClient table.
+ */
+const TOKEN_MODELS = new Set([
+  "AccessToken",
+  "RefreshToken",
+  "AuthorizationCode",
+  "ClientCredentials",
+  "DeviceCode",
+  "BackchannelAuthenticationRequest",
+  "RegistrationAccessToken",
+  "InitialAccessToken",
+  "PushedAuthorizationRequest",
+]);
+
+export interface AdapterDeps {
+  stores: OidcRepositories;
+  now(): Date;
+  InvalidGrant: OidcErrorClass;
+  /** A stored client, or null (the configuration's clients are given to oidc-provider directly). */
+  findStoredClient(clientId: string): Promise<OidcClient | null>;
+  /** Called after a registered client is written (dynamic registration). */
+  onClientRegistered?(client: OidcClient): void;
+}
+
+export interface EngineAdapter {
+  upsert(id: string, payload: Record<string, unknown>, expiresIn: number): Promise<void>;
+  find(id: string): Promise<Record<string, unknown> | undefined>;
+  findByUid(uid: string): Promise<Record<string, unknown> | undefined>;
+  findByUserCode(userCode: string): Promise<Record<string, unknown> | undefined>;
+  consume(id: string): Promise<void>;
+  destroy(id: string): Promise<void>;
+  revokeByGrantId(grantId: string): Promise<void>;
+}
+
+const str = (value: unknown): string | null => (typeof value === "string" && value ? value : null);
+
+export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdapter {
+  const { stores } = deps;
+  return (model) => {
+    const hashed = TOKEN_MODELS.has(model);
+    const keyOf = (id: string) => `${model}:${hashed ? tokenKey(id) : id}`;
+    const revealed = (id: string, row: StoredPayload): Record<string, unknown> => {
+      const payload: Record<string, unknown> = { ...row.payload };
+      if (hashed) payload.jti = id;
+      if (row.consumedAt) payload.consumed = Math.floor(row.consumedAt.getTime() / 1000);
+      return payload;
+    };
+
+    if (model === "Client") {
+      return {
+        async upsert(_id, payload) {
+          const client = registeredClient(payload, deps.now());
+          await stores.oidcClients.upsertClient(client);
+          deps.onClientRegistered?.(client);
+        },
+        async find(id) {
+          const client = await deps.findStoredClient(id);
+          return client && !client.disabled ? engineMetadata(client) : undefined;
+        },
+        findByUid: async () => undefined,
+        findByUserCode: async () => undefined,
+        async consume() {},
+        async destroy(id) {
+          await stores.oidcClients.deleteClient(id);
+        },
+        async revokeByGrantId() {},
+      };
+    }
+
+    return {
+      async upsert(id, payload, expiresIn) {
+        const stored: Record<string, unknown> = { ...payload };
+        if (hashed) delete stored.jti;
+        delete stored.consumed;
+        const session = payload.session as { accountId?: unknown } | undefined;
+        const params = payload.params as { client_id?: unknown } | undefined;
+        const now = deps.now();
+        await stores.oidcPayloads.upsertPayload({
+          key: keyOf(id),
+          model,
+          payload: stored,
+          grantId: str(payload.grantId),
+          uid: model === "Session" ? str(payload.uid) : null,
+          accountId: str(payload.accountId) ?? str(session?.accountId),
+          clientId: str(payload.clientId) ?? str(params?.client_id),
+          expiresAt: typeof expiresIn === "number" && expiresIn > 0 ? new Date(now.getTime() + expiresIn * 1000) : null,
+          consumedAt: null,
+        });
+      },
+      async find(id) {
+        if (typeof id !== "string" || id.length === 0 || id.length > 4096) return undefined;
+        const row = await stores.oidcPayloads.findPayload(keyOf(id), deps.now());
+        return row ? revealed(id, row) : undefined;
+      },
+      async findByUid(uid) {
+        const row = await stores.oidcPayloads.findPayloadByUid(model, uid, deps.now());
+        return row ? revealed(String(row.payload.jti ?? ""), row) : undefined;
+      },
+      findByUserCode: async () => undefined,
+      async consume(id) {
+        const key = keyOf(id);
+        if (await stores.oidcPayloads.consumePayload(key, deps.now())) return;
+        // Used already (a concurrent request won): the code or token was presented twice, so everything issued
+        // under its grant goes, and this request fails as a replay.
+        const grantId = await stores.oidcPayloads.grantIdOf(key);
+        if (grantId) await stores.oidcPayloads.deleteGrantAndTokens(grantId);
+        throw new deps.InvalidGrant(`${model === "AuthorizationCode" ? "authorization code" : "refresh token"} already used`);
+      },
+      async destroy(id) {
+        await stores.oidcPayloads.deletePayload(keyOf(id));
+      },
+      async revokeByGrantId(grantId) {
+        await stores.oidcPayloads.deleteByGrantId(model, grantId);
+      },
+    };
+  };
+}

@@ -1,0 +1,3 @@
+import { z } from "zod";
+
+export const statusSuccessSchema = z.object({ success: z.boolean() });

@@ -1,0 +1,153 @@
+import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
+import { dbDate, toDateOrNull } from "../../storage/rows.js";
+import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
+import type { StoredPayload } from "./models.js";
+
+function toStored(row: Selectable<OidcPayloadTable>): StoredPayload {
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(row.payload) as Record<string, unknown>;
+  } catch {
+    payload = {};
+  }
+  return {
+    key: row.key,
+    model: row.model,
+    payload,
+    grantId: row.grantId ?? null,
+    uid: row.uid ?? null,
+    accountId: row.accountId ?? null,
+    clientId: row.clientId ?? null,
+    expiresAt: toDateOrNull(row.expiresAt),
+    consumedAt: toDateOrNull(row.consumedAt),
+  };
+}
+
+/** What oidc-provider stores (adapter.ts): one row per entity, by `{model}:{id}` (the id hashed for tokens). */
+export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
+  const live = (now: Date) => (eb: ExpressionBuilder<OidcDatabase, "oidcPayload">) =>
+    eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", dbDate(now))]);
+  const selectAll = () => db.selectFrom("oidcPayload").selectAll();
+
+  return {
+    /** The entity, unless it has expired. */
+    async findPayload(key: string, now: Date): Promise<StoredPayload | null> {
+      const row = await selectAll().where("key", "=", key).where(live(now)).executeTakeFirst();
+      return row ? toStored(row) : null;
+    },
+
+    async findPayloadByUid(model: string, uid: string, now: Date): Promise<StoredPayload | null> {
+      const row = await selectAll().where("uid", "=", uid).where("model", "=", model).where(live(now)).executeTakeFirst();
+      return row ? toStored(row) : null;
+    },
+
+    /** Writes the entity, replacing one stored under the same key (a session or grant saved again). */
+    async upsertPayload(row: StoredPayload): Promise<void> {
+      const values = {
+        key: row.key,
+        model: row.model,
+        payload: JSON.stringify(row.payload),
+        grantId: row.grantId,
+        uid: row.uid,
+        accountId: row.accountId,
+        clientId: row.clientId,
+        expiresAt: row.expiresAt ? dbDate(row.expiresAt) : null,
+        consumedAt: row.consumedAt ? dbDate(row.consumedAt) : null,
+      };
+      const { key: _key, consumedAt: _consumed, ...changes } = values;
+      await db
+        .insertInto("oidcPayload")
+        .values(values)
+        .onConflict((oc) => oc.column("key").doUpdateSet(changes))
+        .execute();
+    },
+
+    /**
+     * Marks a code or refresh token used, in one statement: of two requests presenting it at once, only one
+     * marks it; the other is told false.
+     */
+    async consumePayload(key: string, now: Date): Promise<boolean> {
+      const result = await db
+        .updateTable("oidcPayload")
+        .set({ consumedAt: dbDate(now) })
+        .where("key", "=", key)
+        .where("consumedAt", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async grantIdOf(key: string): Promise<string | null> {
+      const row = await db.selectFrom("oidcPayload").select("grantId").where("key", "=", key).executeTakeFirst();
+      return row?.grantId ?? null;
+    },
+
+    async deletePayload(key: string): Promise<void> {
+      await db.deleteFrom("oidcPayload").where("key", "=", key).execute();
+    },
+
+    /** The entities of one kind issued under a grant (oidc-provider's revokeByGrantId). */
+    async deleteByGrantId(model: string, grantId: string): Promise<void> {
+      await db.deleteFrom("oidcPayload").where("grantId", "=", grantId).where("model", "=", model).execute();
+    },
+
+    /** A grant and everything issued under it, in one statement; answers the rows deleted. */
+    async deleteGrantAndTokens(grantId: string): Promise<number> {
+      const result = await db
+        .deleteFrom("oidcPayload")
+        .where((eb) => eb.or([eb("grantId", "=", grantId), eb("key", "=", `Grant:${grantId}`)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** The user's unexpired grants, newest first. */
+    async listUserGrants(accountId: string, now: Date): Promise<StoredPayload[]> {
+      const rows = await selectAll()
+        .where("accountId", "=", accountId)
+        .where("model", "=", "Grant")
+        .where(live(now))
+        .execute();
+      return rows.map(toStored);
+    },
+
+    /** The grant ids the user holds for a client (usually one). */
+    async userClientGrantIds(accountId: string, clientId: string, now: Date): Promise<string[]> {
+      const rows = await db
+        .selectFrom("oidcPayload")
+        .select("key")
+        .where("accountId", "=", accountId)
+        .where("model", "=", "Grant")
+        .where("clientId", "=", clientId)
+        .where(live(now))
+        .execute();
+      return rows.map((r) => r.key.slice("Grant:".length));
+    },
+
+    /** Everything kept for a user (grants, tokens, provider sessions); answers the rows deleted. */
+    async deleteUserPayloads(accountId: string): Promise<number> {
+      const result = await db.deleteFrom("oidcPayload").where("accountId", "=", accountId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** The user's tokens and provider sessions, keeping their grants (consents). */
+    async deleteUserTokens(accountId: string): Promise<number> {
+      const result = await db
+        .deleteFrom("oidcPayload")
+        .where("accountId", "=", accountId)
+        .where("model", "not in", ["Grant", "GatehouseContext"])
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Everything kept for a client (its grants and tokens). */
+    async deleteClientPayloads(clientId: string): Promise<number> {
+      const result = await db.deleteFrom("oidcPayload").where("clientId", "=", clientId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Expired rows (the hourly sweep). */
+    async deleteExpiredPayloads(now: Date): Promise<number> {
+      const result = await db.deleteFrom("oidcPayload").where("expiresAt", "<=", dbDate(now)).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

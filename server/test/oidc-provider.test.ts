@@ -1,0 +1,822 @@
+import { createHash, generateKeyPairSync } from "node:crypto";
+import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, UnsecuredJWT, type JSONWebKeySet } from "jose";
+import * as oidc from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOidcCommand } from "../src/oidc-provider/cli.js";
+import { oidcService } from "../src/oidc-provider/service.js";
+import { signUpAdmin } from "./helpers/admin.js";
+import { DIALECTS } from "./helpers/databases.js";
+import { PASSWORD, signUp, TestClient } from "./helpers/http-client.js";
+import { startTestServer, type TestServer } from "./helpers/server.js";
+
+/**
+ * Gatehouse as an OpenID Provider (README "OpenID Provider"), against a real relying party (openid-client, the
+ * certified client library) and jose, on SQLite and PostgreSQL: the authorization code flow with PKCE through the
+ * Gatehouse session and the consent routes, refresh with rotation, logout; client credentials checked by an API with
+ * jose; and each attack of the issue with its safe outcome.
+ */
+const REDIRECT = "http://127.0.0.1:9/callback";
+const SIGNED_OUT = "http://127.0.0.1:9/signed-out";
+const WEB_SECRET = "dashboard-secret-that-is-long-enough-0123456789";
+const FIRST_PARTY_SECRET = "first-party-secret-that-is-long-enough-0123456789";
+const API = "https://api.example.test";
+
+interface Browse {
+  url: string;
+  visited: string[];
+  response?: { status: number; text: string };
+}
+
+/** A browser: the test client's cookie jar, following redirects until one leaves the service's API. */
+async function browse(server: TestServer, browser: TestClient, start: string, stopAt = REDIRECT): Promise<Browse> {
+  let url = start;
+  const visited: string[] = [];
+  for (let hops = 0; hops < 20; hops += 1) {
+    if (url.startsWith(stopAt)) return { url, visited };
+    visited.push(url);
+    const absolute = new URL(url, server.url);
+    // Off the service's API: the application, or a page of the web app (sign-in, consent).
+    if (absolute.origin !== new URL(server.url).origin || !absolute.pathname.startsWith("/api/auth/")) return { url: absolute.href, visited };
+    const response = await browser.get(absolute.pathname.slice("/api/auth".length) + absolute.search);
+    const location = response.headers.get("location");
+    if (!location) return { url: absolute.href, visited, response };
+    url = new URL(location, absolute).href;
+  }
+  throw new Error(`too many redirects: ${visited.join(" -> ")}`);
+}
+
+const S256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
+
+describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
+  let server: TestServer;
+  let dashboard: oidc.Configuration;
+  let firstParty: oidc.Configuration;
+  let jwks: ReturnType<typeof createRemoteJWKSet>;
+
+  const discover = (clientId: string, auth: oidc.ClientAuth) =>
+    oidc.discovery(new URL(server.url), clientId, undefined, auth, { execute: [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] });
+
+  /** A signed-in browser (a fresh user). */
+  async function signedIn() {
+    const browser = new TestClient(`${server.url}/api/auth`);
+    const { user, email } = await signUp(browser);
+    return { browser, user, email };
+  }
+
+  /** Sends the browser through an authorization request; answers where it lands (the application or a web page). */
+  async function authorize(config: oidc.Configuration, browser: TestClient, params: Record<string, string> = {}) {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "openid profile email",
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+      nonce,
+      ...params,
+    });
+    const landed = await browse(server, browser, url.href);
+    return { landed, verifier, state, nonce };
+  }
+
+  /** Consents on the (web) consent page's behalf and follows the browser back to the application. */
+  async function consent(browser: TestClient, landed: Browse, body: Record<string, unknown> = {}) {
+    const page = new URL(landed.url);
+    expect(page.pathname).toBe("/oauth/consent");
+    const uid = page.searchParams.get("uid")!;
+    const answer = await browser.post("/oauth2/consent", { uid, accept: true, ...body });
+    expect(answer.status).toBe(200);
+    return browse(server, browser, answer.body.url);
+  }
+
+  /** Signs in, authorizes with offline_access, consents, and redeems the code. */
+  async function fullLogin(config = dashboard, scope = "openid profile email offline_access") {
+    const { browser, user } = await signedIn();
+    const { landed, verifier, state, nonce } = await authorize(config, browser, { scope, prompt: "consent" });
+    const back = config === dashboard ? await consent(browser, landed) : landed;
+    const callback = new URL(back.url);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    return { browser, user, tokens, callback, verifier };
+  }
+
+  /** A raw token request (what a client that is not openid-client, or an attacker, sends). */
+  function tokenRequest(body: Record<string, string>, auth: { id: string; secret?: string } = { id: "dashboard", secret: WEB_SECRET }) {
+    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+    if (auth.secret !== undefined) headers.authorization = `Basic ${Buffer.from(`${auth.id}:${auth.secret}`).toString("base64")}`;
+    else body = { ...body, client_id: auth.id };
+    return fetch(`${server.url}/api/auth/oauth2/token`, { method: "POST", headers, body: new URLSearchParams(body) });
+  }
+
+  async function userinfo(accessToken: string) {
+    return fetch(`${server.url}/api/auth/oauth2/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+  }
+
+  async function introspect(token: string, clientId = "dashboard", secret = WEB_SECRET) {
+    const response = await fetch(`${server.url}/api/auth/oauth2/introspect`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString("base64")}`,
+      },
+      body: new URLSearchParams({ token }),
+    });
+    return (await response.json()) as Record<string, unknown>;
+  }
+
+  /** Lets the browser's code reach the token endpoint as an attacker would, without openid-client's checks. */
+  async function codeFor(config: oidc.Configuration, browser: TestClient) {
+    const { landed, verifier } = await authorize(config, browser);
+    const code = new URL(landed.url).searchParams.get("code");
+    return { code: code!, verifier, landed };
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {
+      oidcProvider: {
+        trustedClients: [
+          {
+            clientId: "dashboard",
+            clientSecret: WEB_SECRET,
+            name: "Dashboard",
+            type: "web",
+            redirectURLs: [REDIRECT],
+            postLogoutRedirectURLs: [SIGNED_OUT],
+            skipConsent: false,
+            scopes: ["openid", "profile", "email", "offline_access", "organizations", "active_organization"],
+          },
+          {
+            clientId: "first-party",
+            clientSecret: FIRST_PARTY_SECRET,
+            name: "Forum",
+            type: "web",
+            redirectURLs: [REDIRECT],
+            skipConsent: true,
+          },
+          {
+            clientId: "native-app",
+            name: "Desktop app",
+            type: "public",
+            redirectURLs: ["http://127.0.0.1/callback", "com.example.desktop:/callback"],
+          },
+        ],
+      },
+    });
+    dashboard = await discover("dashboard", oidc.ClientSecretBasic(WEB_SECRET));
+    firstParty = await discover("first-party", oidc.ClientSecretPost(FIRST_PARTY_SECRET));
+    jwks = createRemoteJWKSet(new URL(`${server.url}/api/auth/jwks`));
+  });
+  afterAll(() => server?.close());
+
+  it("serves discovery at the issuer and under the API's base path, with RS256, ES256, S256 and RFC 9207", async () => {
+    const atIssuer = await fetch(`${server.url}/.well-known/openid-configuration`);
+    const underBase = await fetch(`${server.url}/api/auth/.well-known/openid-configuration`);
+    expect(atIssuer.status).toBe(200);
+    const document = (await atIssuer.json()) as Record<string, unknown>;
+    expect(await underBase.json()).toEqual(document);
+    expect(document.issuer).toBe(server.url);
+    expect(document.authorization_endpoint).toBe(`${server.url}/api/auth/oauth2/authorize`);
+    expect(document.token_endpoint).toBe(`${server.url}/api/auth/oauth2/token`);
+    expect(document.jwks_uri).toBe(`${server.url}/api/auth/jwks`);
+    expect(document.userinfo_endpoint).toBe(`${server.url}/api/auth/oauth2/userinfo`);
+    expect(document.introspection_endpoint).toBe(`${server.url}/api/auth/oauth2/introspect`);
+    expect(document.revocation_endpoint).toBe(`${server.url}/api/auth/oauth2/revoke`);
+    expect(document.end_session_endpoint).toBe(`${server.url}/api/auth/oauth2/end-session`);
+    expect(document.registration_endpoint).toBeUndefined();
+    expect(document.id_token_signing_alg_values_supported).toEqual(expect.arrayContaining(["RS256", "ES256"]));
+    expect(document.code_challenge_methods_supported).toEqual(["S256"]);
+    expect(document.authorization_response_iss_parameter_supported).toBe(true);
+    expect(document.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]));
+    expect(document.scopes_supported).toEqual(expect.arrayContaining(["openid", "profile", "email", "offline_access", "organizations"]));
+    // A Host header never makes it into the document.
+    const spoofed = await fetch(`${server.url}/.well-known/openid-configuration`, { headers: { "x-forwarded-host": "evil.test" } });
+    expect(((await spoofed.json()) as Record<string, unknown>).token_endpoint).toBe(`${server.url}/api/auth/oauth2/token`);
+
+    const keys = (await (await fetch(`${server.url}/api/auth/jwks`)).json()) as JSONWebKeySet;
+    expect(keys.keys.map((k) => k.alg).sort()).toEqual(["ES256", "RS256"]);
+    for (const key of keys.keys) {
+      expect(key.kid).toBeTruthy();
+      for (const secret of ["d", "p", "q", "dp", "dq", "qi"]) expect(key).not.toHaveProperty(secret);
+    }
+  });
+
+  it("completes the authorization code flow with PKCE: Gatehouse session, consent, code, ID token, userinfo, refresh, logout", async () => {
+    const { browser, user } = await signedIn();
+    const { landed, verifier, state, nonce } = await authorize(dashboard, browser, {
+      scope: "openid profile email offline_access",
+      prompt: "consent",
+    });
+    // The web app's consent page, given the interaction's id.
+    const page = new URL(landed.url);
+    expect(page.origin + page.pathname).toBe(`${server.url}/oauth/consent`);
+    const uid = page.searchParams.get("uid")!;
+    const details = await browser.get(`/oauth2/get-interaction?uid=${uid}`);
+    expect(details.status).toBe(200);
+    expect(details.body.client).toMatchObject({ clientId: "dashboard", name: "Dashboard", firstParty: false });
+    expect(details.body.user).toMatchObject({ id: user.id });
+    expect(details.body.redirectOrigin).toBe("http://127.0.0.1:9");
+    expect(details.body.newScopes).toEqual(["openid", "profile", "email", "offline_access"]);
+    // Another user cannot answer it.
+    const stranger = await signedIn();
+    const refused = await stranger.browser.post("/oauth2/consent", { uid, accept: true });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("INTERACTION_BELONGS_TO_ANOTHER_USER");
+
+    const back = await consent(browser, landed);
+    const callback = new URL(back.url);
+    expect(callback.searchParams.get("iss")).toBe(server.url);
+    const tokens = await oidc.authorizationCodeGrant(dashboard, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    expect(tokens.refresh_token).toBeTruthy();
+
+    // The ID token, checked with jose against the JWKS.
+    const { payload, protectedHeader } = await jwtVerify(tokens.id_token!, jwks, { issuer: server.url, audience: "dashboard" });
+    expect(protectedHeader.alg).toBe("RS256");
+    expect(payload).toMatchObject({ sub: user.id, nonce, email: user.email, email_verified: false, name: "Test User" });
+    expect(payload.amr).toEqual(["pwd"]);
+    expect(typeof payload.auth_time).toBe("number");
+
+    const info = await oidc.fetchUserInfo(dashboard, tokens.access_token, user.id);
+    expect(info).toMatchObject({ sub: user.id, email: user.email, email_verified: false, name: "Test User" });
+
+    // Refresh with rotation: a new refresh token each time; the new access token works.
+    const refreshed = await oidc.refreshTokenGrant(dashboard, tokens.refresh_token!);
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await userinfo(refreshed.access_token)).status).toBe(200);
+
+    // The consent is remembered: the next authorization goes straight back with a code.
+    const again = await authorize(dashboard, browser);
+    expect(new URL(again.landed.url).searchParams.get("code")).toBeTruthy();
+
+    // RP-initiated logout: the confirmation page, then the form, then the post-logout URL with the state.
+    const logout = oidc.buildEndSessionUrl(dashboard, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: SIGNED_OUT, state: "bye" });
+    const confirmation = await browser.get(logout.pathname.slice("/api/auth".length) + logout.search, { headers: { "accept-language": "de" } });
+    expect(confirmation.status).toBe(200);
+    expect(confirmation.text).toContain('lang="de"');
+    expect(confirmation.text).toContain("Dashboard möchte Sie abmelden.");
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirmation.text)![1]!;
+    const confirmed = await browser.request("POST", "/oauth2/end-session/confirm", {
+      rawBody: new URLSearchParams({ xsrf, logout: "yes" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get("location")).toBe(`${SIGNED_OUT}?state=bye`);
+    // Signed out of Gatehouse too.
+    expect((await browser.get("/get-session")).body).toBeNull();
+    // The refresh token held offline_access: it survives the logout, as OpenID Connect means it to.
+    expect((await oidc.refreshTokenGrant(dashboard, refreshed.refresh_token!)).access_token).toBeTruthy();
+  });
+
+  it("sends a browser without a session to the sign-in page and back, and honours prompt=login, max_age and prompt=none", async () => {
+    const browser = new TestClient(`${server.url}/api/auth`);
+    const { landed } = await authorize(dashboard, browser);
+    const signInPage = new URL(landed.url);
+    expect(signInPage.pathname).toBe("/sign-in");
+    const returnTo = signInPage.searchParams.get("returnTo")!;
+    expect(returnTo).toMatch(/^\/api\/auth\/oauth2\/interaction\/[A-Za-z0-9_-]+$/);
+    expect(signInPage.searchParams.get("prompt")).toBeNull();
+    await signUp(browser);
+    const after = await browse(server, browser, `${server.url}${returnTo}`);
+    expect(new URL(after.url).pathname).toBe("/oauth/consent");
+
+    // prompt=none without a session: login_required at the application, no page.
+    const anonymous = new TestClient(`${server.url}/api/auth`);
+    const silent = await authorize(dashboard, anonymous, { prompt: "none" });
+    expect(new URL(silent.landed.url).searchParams.get("error")).toBe("login_required");
+
+    // prompt=login with a session: a fresh sign-in first.
+    const { browser: user } = await signedIn();
+    const forced = await authorize(firstParty, user, { prompt: "login" });
+    const again = new URL(forced.landed.url);
+    expect(again.pathname).toBe("/sign-in");
+    expect(again.searchParams.get("prompt")).toBe("login");
+    // Going back without signing in again: still owed.
+    const notYet = await browse(server, user, `${server.url}${again.searchParams.get("returnTo")}`);
+    expect(new URL(notYet.url).searchParams.get("prompt")).toBe("login");
+    const email = (await user.get("/get-session")).body.user.email as string;
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await user.post("/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const done = await browse(server, user, `${server.url}${again.searchParams.get("returnTo")}`);
+    expect(new URL(done.url).searchParams.get("code")).toBeTruthy();
+
+    // max_age=1 two seconds after the sign-in: a fresh one is owed.
+    await new Promise((r) => setTimeout(r, 2100));
+    const aged = await authorize(firstParty, user, { max_age: "1" });
+    expect(new URL(aged.landed.url).searchParams.get("prompt")).toBe("login");
+  });
+
+  it("lets a first-party client through without a consent page, and says how the user signed in", async () => {
+    const { browser, user } = await signedIn();
+    const { landed, verifier, state, nonce } = await authorize(firstParty, browser);
+    const callback = new URL(landed.url);
+    expect(callback.searchParams.get("code")).toBeTruthy();
+    const tokens = await oidc.authorizationCodeGrant(firstParty, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    expect(tokens.claims()!.sub).toBe(user.id);
+    const grants = await browser.get("/oauth2/list-grants");
+    expect(grants.body.grants).toEqual([
+      expect.objectContaining({ clientId: "first-party", clientName: "Forum", scopes: expect.arrayContaining(["openid", "profile", "email"]) }),
+    ]);
+  });
+
+  it("issues client-credentials tokens a resource server verifies with jose against the JWKS", async () => {
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    const created = await admin.post("/admin/oauth2/create-client", {
+      name: "Billing worker",
+      type: "machine",
+      scopes: ["invoices:read", "invoices:write"],
+      audience: [API],
+    });
+    expect(created.status).toBe(200);
+    const { client, clientSecret } = created.body;
+    expect(client).toMatchObject({ type: "machine", accessTokenFormat: "jwt", grantTypes: ["client_credentials"], hasSecret: true });
+    expect(JSON.stringify(created.body.client)).not.toContain(clientSecret);
+    const machine = await discover(client.clientId, oidc.ClientSecretBasic(clientSecret));
+    const granted = await oidc.clientCredentialsGrant(machine, { scope: "invoices:read" });
+    expect(granted.refresh_token).toBeUndefined();
+    const { payload, protectedHeader } = await jwtVerify(granted.access_token, jwks, {
+      issuer: server.url,
+      audience: API,
+      typ: "at+jwt",
+    });
+    expect(protectedHeader.typ).toBe("at+jwt");
+    expect(payload).toMatchObject({ sub: client.clientId, client_id: client.clientId, scope: "invoices:read" });
+    expect(typeof payload.jti).toBe("string");
+    // A scope the client was not given is refused, not dropped.
+    await expect(oidc.clientCredentialsGrant(machine, { scope: "invoices:delete" })).rejects.toMatchObject({ error: "invalid_scope" });
+    // Another API's audience is refused.
+    await expect(oidc.clientCredentialsGrant(machine, { scope: "invoices:read", resource: "https://other.example.test" })).rejects.toMatchObject({
+      error: "invalid_target",
+    });
+
+    // An opaque machine client: its tokens are checked by introspection.
+    const opaque = await admin.post("/admin/oauth2/create-client", {
+      name: "Reporting",
+      type: "machine",
+      scopes: ["reports:read"],
+      accessTokenFormat: "opaque",
+    });
+    const opaqueConfig = await discover(opaque.body.client.clientId, oidc.ClientSecretBasic(opaque.body.clientSecret));
+    const token = await oidc.clientCredentialsGrant(opaqueConfig, { scope: "reports:read" });
+    const active = await oidc.tokenIntrospection(opaqueConfig, token.access_token);
+    expect(active).toMatchObject({ active: true, client_id: opaque.body.client.clientId, scope: "reports:read" });
+    await oidc.tokenRevocation(opaqueConfig, token.access_token);
+    expect((await oidc.tokenIntrospection(opaqueConfig, token.access_token)).active).toBe(false);
+  });
+
+  it("refuses a code redeemed twice and revokes the tokens the first redemption issued", async () => {
+    const { browser } = await signedIn();
+    const { landed, verifier, state, nonce } = await authorize(dashboard, browser, { scope: "openid offline_access", prompt: "consent" });
+    const back = await consent(browser, landed);
+    const code = new URL(back.url).searchParams.get("code")!;
+    const first = await oidc.authorizationCodeGrant(dashboard, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    expect((await userinfo(first.access_token)).status).toBe(200);
+    const second = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(second.status).toBe(400);
+    expect(((await second.json()) as { error: string }).error).toBe("invalid_grant");
+    expect((await userinfo(first.access_token)).status).toBe(401);
+    expect((await introspect(first.access_token)).active).toBe(false);
+    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.refresh_token! });
+    expect(((await refresh.json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
+  it("refuses two redemptions of one code sent at once: one at most succeeds, and its tokens are revoked", async () => {
+    const { browser } = await signedIn();
+    const { code, verifier } = await codeFor(firstParty, browser);
+    const body = { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier };
+    const auth = { id: "first-party", secret: FIRST_PARTY_SECRET };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => tokenRequest(body, auth)));
+    const bodies = (await Promise.all(answers.map((a) => a.json()))) as { access_token?: string; error?: string }[];
+    const issued = bodies.filter((b) => b.access_token);
+    expect(issued.length).toBeLessThanOrEqual(1);
+    expect(bodies.filter((b) => b.error === "invalid_grant").length).toBeGreaterThanOrEqual(5);
+    for (const b of issued) expect((await userinfo(b.access_token!)).status).toBe(401);
+  });
+
+  it("requires PKCE: no challenge, a missing verifier, a wrong verifier are refused", async () => {
+    const { browser } = await signedIn();
+    // Authorization without a code challenge: an error at the application, no code.
+    const noChallenge = await browse(
+      server,
+      browser,
+      oidc.buildAuthorizationUrl(firstParty, { redirect_uri: REDIRECT, scope: "openid", state: "s" }).href,
+    );
+    const noChallengeAnswer = new URL(noChallenge.url).searchParams;
+    expect(noChallengeAnswer.get("error")).toBe("invalid_request");
+    expect(noChallengeAnswer.get("code")).toBeNull();
+    // A plain challenge method is refused too.
+    const plain = await browse(
+      server,
+      browser,
+      oidc.buildAuthorizationUrl(firstParty, { redirect_uri: REDIRECT, scope: "openid", code_challenge: "x".repeat(43), code_challenge_method: "plain" }).href,
+    );
+    expect(new URL(plain.url).searchParams.get("error")).toBe("invalid_request");
+
+    const auth = { id: "first-party", secret: FIRST_PARTY_SECRET };
+    const missing = await codeFor(firstParty, browser);
+    const withoutVerifier = await tokenRequest({ grant_type: "authorization_code", code: missing.code, redirect_uri: REDIRECT }, auth);
+    expect(withoutVerifier.status).toBe(400);
+    expect(((await withoutVerifier.json()) as { error: string }).error).toBe("invalid_grant");
+
+    const wrong = await codeFor(firstParty, browser);
+    const wrongVerifier = await tokenRequest(
+      { grant_type: "authorization_code", code: wrong.code, redirect_uri: REDIRECT, code_verifier: oidc.randomPKCECodeVerifier() },
+      auth,
+    );
+    expect(((await wrongVerifier.json()) as { error: string }).error).toBe("invalid_grant");
+    // A failed verifier does not spend the code (PKCE is checked before the code is used): only the holder of the
+    // right verifier, which an interceptor of the code cannot guess, redeems it.
+    const right = await tokenRequest({ grant_type: "authorization_code", code: wrong.code, redirect_uri: REDIRECT, code_verifier: wrong.verifier }, auth);
+    expect(right.status).toBe(200);
+  });
+
+  it("matches redirect URIs exactly: one character or a letter's case off is refused without redirecting", async () => {
+    const { browser } = await signedIn();
+    for (const redirect of [`${REDIRECT}x`, REDIRECT.replace("callback", "Callback"), "HTTP://127.0.0.1:9/callback", `${REDIRECT}/`]) {
+      const url = oidc.buildAuthorizationUrl(firstParty, {
+        redirect_uri: redirect,
+        scope: "openid",
+        code_challenge: S256(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: "S256",
+      });
+      const answer = await browser.get(url.pathname.slice("/api/auth".length) + url.search, { headers: { accept: "text/html" } });
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get("location")).toBeNull();
+      expect(answer.text).toContain("invalid_redirect_uri");
+    }
+    // The code is bound to its redirect URI at the token endpoint too.
+    const { code, verifier } = await codeFor(firstParty, browser);
+    const mismatch = await tokenRequest(
+      { grant_type: "authorization_code", code, redirect_uri: `${REDIRECT}x`, code_verifier: verifier },
+      { id: "first-party", secret: FIRST_PARTY_SECRET },
+    );
+    expect(((await mismatch.json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
+  it("lets a native app's loopback redirect use any port (RFC 8252) and keeps PKCE mandatory for it", async () => {
+    const native = await discover("native-app", oidc.None());
+    const { browser } = await signedIn();
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(native, {
+      redirect_uri: "http://127.0.0.1:51234/callback",
+      scope: "openid",
+      code_challenge: S256(verifier),
+      code_challenge_method: "S256",
+    });
+    const landed = await browse(server, browser, url.href, "http://127.0.0.1:51234/callback");
+    expect(new URL(landed.url).pathname).toBe("/oauth/consent");
+    const uid = new URL(landed.url).searchParams.get("uid")!;
+    const answer0 = await browser.post("/oauth2/consent", { uid, accept: true });
+    const back = await browse(server, browser, answer0.body.url, "http://127.0.0.1:51234/callback");
+    const code = new URL(back.url).searchParams.get("code")!;
+    expect(code).toBeTruthy();
+    // Without a verifier the code is refused; a public client has no secret to fall back on.
+    const refused = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:51234/callback" }, { id: "native-app" });
+    expect(((await refused.json()) as { error: string }).error).toBe("invalid_grant");
+    // Another path on the loopback host is still refused.
+    const otherPath = oidc.buildAuthorizationUrl(native, {
+      redirect_uri: "http://127.0.0.1:51234/other",
+      scope: "openid",
+      code_challenge: S256(verifier),
+      code_challenge_method: "S256",
+    });
+    const answer = await browser.get(otherPath.pathname.slice("/api/auth".length) + otherPath.search, { headers: { accept: "text/html" } });
+    expect(answer.status).toBe(400);
+  });
+
+  it("refuses a wrong client secret, and a client secret is never stored as itself", async () => {
+    const { browser } = await signedIn();
+    const { code, verifier } = await codeFor(firstParty, browser);
+    const wrong = await tokenRequest(
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier },
+      { id: "first-party", secret: `${FIRST_PARTY_SECRET}x` },
+    );
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { error: string }).error).toBe("invalid_client");
+    const missing = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }, { id: "first-party" });
+    expect(((await missing.json()) as { error: string }).error).toBe("invalid_client");
+
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    const created = await admin.post("/admin/oauth2/create-client", { name: "Wiki", type: "web", redirectURLs: ["https://wiki.example.test/cb"] });
+    const rows = (await server.gatehouse.database.db
+      .selectFrom("oidcClient" as never)
+      .selectAll()
+      .execute()) as Record<string, unknown>[];
+    expect(JSON.stringify(rows)).not.toContain(created.body.clientSecret);
+  });
+
+  it("refuses an expired code", async () => {
+    const { browser } = await signedIn();
+    const { code, verifier } = await codeFor(firstParty, browser);
+    // The code's life runs out (its row says so; oidc-provider's own expiry says the same a minute later).
+    await server.gatehouse.database.db
+      .updateTable("oidcPayload" as never)
+      .set({ expiresAt: dialect === "postgres" ? new Date(Date.now() - 1000) : new Date(Date.now() - 1000).toISOString() } as never)
+      .where("model" as never, "=", "AuthorizationCode" as never)
+      .execute();
+    const answer = await tokenRequest(
+      { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier },
+      { id: "first-party", secret: FIRST_PARTY_SECRET },
+    );
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
+  it("revokes the whole family when a rotated refresh token is used again", async () => {
+    const { tokens } = await fullLogin();
+    const next = await oidc.refreshTokenGrant(dashboard, tokens.refresh_token!);
+    // The old refresh token again: refused, and the family goes with it (the newest refresh and access tokens).
+    const replay = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token! });
+    expect(replay.status).toBe(400);
+    expect(((await replay.json()) as { error: string }).error).toBe("invalid_grant");
+    const afterReplay = await tokenRequest({ grant_type: "refresh_token", refresh_token: next.refresh_token! });
+    expect(((await afterReplay.json()) as { error: string }).error).toBe("invalid_grant");
+    expect((await userinfo(next.access_token)).status).toBe(401);
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+  });
+
+  it("ends every token of an application the user disconnects, and asks consent again", async () => {
+    const { browser, tokens } = await fullLogin();
+    const grants = await browser.get("/oauth2/list-grants");
+    expect(grants.body.grants).toEqual([
+      expect.objectContaining({ clientId: "dashboard", clientName: "Dashboard", scopes: expect.arrayContaining(["openid", "offline_access"]) }),
+    ]);
+    const revoked = await browser.post("/oauth2/revoke-grant", { clientId: "dashboard" });
+    expect(revoked.body).toEqual({ success: true });
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+    expect((await introspect(tokens.access_token)).active).toBe(false);
+    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token! });
+    expect(((await refresh.json()) as { error: string }).error).toBe("invalid_grant");
+    expect((await browser.get("/oauth2/list-grants")).body.grants).toEqual([]);
+    expect((await browser.post("/oauth2/revoke-grant", { clientId: "dashboard" })).status).toBe(404);
+    const again = await authorize(dashboard, browser);
+    expect(new URL(again.landed.url).pathname).toBe("/oauth/consent");
+  });
+
+  it("rejects a JWT signed with a key not in the JWKS, and alg none, at userinfo and introspection", async () => {
+    const { tokens, user } = await fullLogin();
+    const claims = { sub: user.id, client_id: "dashboard", scope: "openid email", iss: server.url, aud: API };
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const published = (await (await fetch(`${server.url}/api/auth/jwks`)).json()) as JSONWebKeySet;
+    const stolenKid = published.keys.find((k) => k.alg === "ES256")!.kid!;
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: "ES256", kid: stolenKid, typ: "at+jwt" })
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(privateKey);
+    const none = new UnsecuredJWT(claims).setIssuedAt().setExpirationTime("10m").encode();
+    for (const forged of [foreign, none]) {
+      expect((await userinfo(forged)).status).toBe(401);
+      expect((await introspect(forged)).active).toBe(false);
+      await expect(jwtVerify(forged, createLocalJWKSet(published), { issuer: server.url })).rejects.toThrow();
+    }
+    // The real token still works beside them.
+    expect((await userinfo(tokens.access_token)).status).toBe(200);
+  });
+
+  it("keeps tokens signed before a key rotation valid, publishes new keys before they sign, and signs with them after", async () => {
+    const { tokens } = await fullLogin(firstParty);
+    const before = decodeProtectedHeader(tokens.id_token!).kid;
+    const service = oidcService(server.gatehouse.runtime);
+    const rotate = async (args: string[]) => {
+      const lines: string[] = [];
+      await runOidcCommand(server.gatehouse.runtime, ["rotate-keys", ...args], (line) => lines.push(line));
+      await service.reloadKeys();
+      return lines.join("\n");
+    };
+    const jwksNow = async () => (await (await fetch(`${server.url}/api/auth/jwks`)).json()) as JSONWebKeySet;
+
+    // Rotation with the default delay: the new keys are published, the old ones still sign.
+    expect(await rotate(["--overlap", "3600"])).toMatch(/new RS256 signing key .* published now, signing from/);
+    const pending = await jwksNow();
+    expect(pending.keys).toHaveLength(4);
+    const waiting = await fullLogin(firstParty);
+    expect(decodeProtectedHeader(waiting.tokens.id_token!).kid).toBe(before);
+
+    // Once they sign (at once here), tokens signed before stay valid against the JWKS served now.
+    await rotate(["--overlap", "3600", "--activate-in", "0"]);
+    const published = await jwksNow();
+    expect(published.keys.map((k) => k.kid)).toContain(before);
+    const local = createLocalJWKSet(published);
+    await expect(jwtVerify(tokens.id_token!, local, { issuer: server.url, audience: "first-party" })).resolves.toBeTruthy();
+    expect((await userinfo(tokens.access_token)).status).toBe(200);
+    // Relying parties fetch the JWKS again (a fresh discovery stands for the minute openid-client caches it).
+    dashboard = await discover("dashboard", oidc.ClientSecretBasic(WEB_SECRET));
+    firstParty = await discover("first-party", oidc.ClientSecretPost(FIRST_PARTY_SECRET));
+    jwks = createRemoteJWKSet(new URL(`${server.url}/api/auth/jwks`));
+    const refreshed = await oidc.refreshTokenGrant(firstParty, tokens.refresh_token!);
+    const after = decodeProtectedHeader(refreshed.id_token!).kid;
+    expect(after).not.toBe(before);
+    expect(published.keys.map((k) => k.kid)).toContain(after);
+    expect((await jwtVerify(refreshed.id_token!, local, { issuer: server.url })).payload.sub).toBeTruthy();
+    // The private halves are sealed at rest: no JWK member of a private key in the table.
+    const rows = (await server.gatehouse.database.db.selectFrom("oidcSigningKey" as never).selectAll().execute()) as { privateKey: string }[];
+    for (const row of rows) expect(row.privateKey).toMatch(/^ghoidc1:/);
+  });
+
+  it("serves Better Auth's jwt plugin routes: /token for the session, verifiable with /jwks", async () => {
+    const { browser, user } = await signedIn();
+    const answer = await browser.get("/token");
+    expect(answer.status).toBe(200);
+    const { payload } = await jwtVerify(answer.body.token, jwks, { issuer: server.url, audience: server.url });
+    expect(payload).toMatchObject({ sub: user.id, email: user.email });
+    expect(payload.exp! - payload.iat!).toBe(900);
+    expect((await new TestClient(`${server.url}/api/auth`).get("/token")).status).toBe(401);
+  });
+
+  it("gives the organizations claim and the active organization", async () => {
+    const { browser, user } = await signedIn();
+    const created = await browser.post("/organization/create", { name: "Acme", slug: `acme-${Date.now()}` });
+    expect(created.status).toBe(200);
+    await browser.post("/organization/set-active", { organizationId: created.body.id });
+    const scope = "openid organizations active_organization";
+    const { landed, verifier, state, nonce } = await authorize(dashboard, browser, { scope });
+    const back = await consent(browser, landed);
+    const tokens = await oidc.authorizationCodeGrant(dashboard, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const expected = { id: created.body.id, name: "Acme", slug: created.body.slug, role: "owner" };
+    expect(tokens.claims()).toMatchObject({ sub: user.id, organizations: [expected], active_organization: expected });
+    const info = await oidc.fetchUserInfo(dashboard, tokens.access_token, user.id);
+    expect(info).toMatchObject({ organizations: [expected], active_organization: expected });
+  });
+
+  it("lets administrators manage clients and a user's grants, behind the admin access control", async () => {
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    const { browser: plain } = await signedIn();
+    expect((await plain.get("/admin/oauth2/list-clients")).status).toBe(403);
+    expect((await plain.post("/admin/oauth2/create-client", { name: "x", type: "web", redirectURLs: ["https://x.test/cb"] })).status).toBe(403);
+
+    const bad = await admin.post("/admin/oauth2/create-client", { name: "Bad", type: "web", redirectURLs: ["javascript:alert(1)"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe("VALIDATION_ERROR");
+    expect(bad.body.issues[0].path).toBe("body.redirectURLs.0");
+    const publicWithCc = await admin.post("/admin/oauth2/create-client", {
+      name: "Spa",
+      type: "public",
+      redirectURLs: ["https://spa.test/cb"],
+      grantTypes: ["authorization_code", "client_credentials"],
+    });
+    expect(publicWithCc.status).toBe(400);
+
+    const created = await admin.post("/admin/oauth2/create-client", {
+      name: "Tracker",
+      type: "web",
+      redirectURLs: [REDIRECT],
+      scopes: ["openid", "email"],
+    });
+    expect(created.status).toBe(200);
+    const { clientId } = created.body.client;
+    const list = await admin.get("/admin/oauth2/list-clients");
+    const ids = list.body.clients.map((c: { clientId: string }) => c.clientId);
+    expect(ids).toEqual(expect.arrayContaining(["dashboard", "first-party", clientId]));
+    expect(list.body.clients.find((c: { clientId: string }) => c.clientId === "dashboard").source).toBe("config");
+    expect(JSON.stringify(list.body)).not.toMatch(/sha256:|secretHash|clientSecret/);
+    expect((await admin.get(`/admin/oauth2/get-client?clientId=${clientId}`)).body).toMatchObject({ name: "Tracker", scopes: ["openid", "email"] });
+    // A client of the configuration file is changed in the file only.
+    expect((await admin.post("/admin/oauth2/update-client", { clientId: "dashboard", name: "X" })).status).toBe(403);
+    expect((await admin.post("/admin/oauth2/delete-client", { clientId: "dashboard" })).status).toBe(403);
+    const renamed = await admin.post("/admin/oauth2/update-client", { clientId, name: "Issue tracker", skipConsent: true });
+    expect(renamed.body.client).toMatchObject({ name: "Issue tracker", skipConsent: true });
+
+    // A user signs in to it; the administrator sees and revokes the grant.
+    const tracker = await discover(clientId, oidc.ClientSecretBasic(created.body.clientSecret));
+    const { browser, user } = await signedIn();
+    const { landed, verifier, state, nonce } = await authorize(tracker, browser, { scope: "openid email" });
+    const tokens = await oidc.authorizationCodeGrant(tracker, new URL(landed.url), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const grants = await admin.get(`/admin/oauth2/list-user-grants?userId=${user.id}`);
+    expect(grants.body.grants).toEqual([expect.objectContaining({ clientId, clientName: "Issue tracker", scopes: ["openid", "email"] })]);
+
+    // A new secret: the old one stops working at once.
+    const rotated = await admin.post("/admin/oauth2/rotate-client-secret", { clientId });
+    expect(rotated.body.clientSecret).not.toBe(created.body.clientSecret);
+    const old = await introspect(tokens.access_token, clientId, created.body.clientSecret);
+    expect(old).toMatchObject({ error: "invalid_client" });
+    expect((await introspect(tokens.access_token, clientId, rotated.body.clientSecret)).active).toBe(true);
+    const trackerNow = await discover(clientId, oidc.ClientSecretBasic(rotated.body.clientSecret));
+
+    expect((await admin.post("/admin/oauth2/revoke-user-grant", { userId: user.id, clientId })).body).toEqual({ success: true });
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+
+    // Deleting the client ends it and what it was given.
+    const second = await authorize(trackerNow, browser, { scope: "openid email" });
+    const tokens2 = await oidc.authorizationCodeGrant(trackerNow, new URL(second.landed.url), {
+      pkceCodeVerifier: second.verifier,
+      expectedState: second.state,
+      expectedNonce: second.nonce,
+    });
+    expect((await admin.post("/admin/oauth2/delete-client", { clientId })).body).toEqual({ success: true });
+    expect((await userinfo(tokens2.access_token)).status).toBe(401);
+    expect((await admin.get(`/admin/oauth2/get-client?clientId=${clientId}`)).status).toBe(404);
+  });
+
+  it("answers the consent routes' bad input with clear 4xx errors", async () => {
+    const { browser } = await signedIn();
+    expect((await browser.get("/oauth2/get-interaction?uid=nope")).status).toBe(404);
+    expect((await browser.get("/oauth2/get-interaction?uid=bad%20uid")).body.code).toBe("VALIDATION_ERROR");
+    expect((await browser.post("/oauth2/consent", { uid: "nope", accept: "yes" })).body.code).toBe("VALIDATION_ERROR");
+    expect((await new TestClient(`${server.url}/api/auth`).get("/oauth2/get-interaction?uid=nope")).status).toBe(401);
+    // An interaction URL opened in another browser (no interaction cookie) is refused.
+    const { landed } = await authorize(dashboard, browser);
+    const uid = new URL(landed.url).searchParams.get("uid")!;
+    const thief = await signedIn();
+    const stolen = await thief.browser.get(`/oauth2/interaction/${uid}`);
+    expect(stolen.status).toBe(302);
+    expect(stolen.headers.get("location")).toContain("error=interaction_expired");
+  });
+
+  it("is off with oidcProvider.enabled false: no discovery, no endpoints", async () => {
+    const off = await startTestServer(dialect, { oidcProvider: { enabled: false } });
+    try {
+      expect((await fetch(`${off.url}/.well-known/openid-configuration`)).status).toBe(404);
+      expect((await fetch(`${off.url}/api/auth/oauth2/token`, { method: "POST" })).status).toBe(404);
+      expect((await fetch(`${off.url}/api/auth/jwks`)).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it("registers clients dynamically only when turned on, and never as first-party", async () => {
+    const closed = await fetch(`${server.url}/api/auth/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+    });
+    expect(closed.status).toBe(404);
+    const open = await startTestServer(dialect, {
+      oidcProvider: { dynamicClientRegistration: { enabled: true, initialAccessToken: "initial-access-token-long-enough-0123456789" } },
+    });
+    try {
+      const register = (body: unknown, token?: string) =>
+        fetch(`${open.url}/api/auth/oauth2/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        });
+      expect((await register({ redirect_uris: ["https://app.example.test/cb"] })).status).toBe(400);
+      expect((await register({ redirect_uris: ["https://app.example.test/cb"] }, "wrong-token-wrong-token-wrong-token-0123")).status).toBe(401);
+      const answer = await register(
+        { redirect_uris: ["https://app.example.test/cb"], client_name: "Registered", gatehouse: { skipConsent: true, type: "machine" } },
+        "initial-access-token-long-enough-0123456789",
+      );
+      expect(answer.status).toBe(201);
+      const body = (await answer.json()) as Record<string, unknown>;
+      expect(typeof body.client_secret).toBe("string");
+      const stored = await open.gatehouse.runtime.stores.oidcClients.findClient(String(body.client_id));
+      expect(stored).toMatchObject({ source: "registration", skipConsent: false, type: "web", name: "Registered" });
+      expect(stored!.secretHash).not.toBe(body.client_secret);
+      const cc = await register(
+        { redirect_uris: ["https://app.example.test/cb"], grant_types: ["client_credentials"], response_types: [] },
+        "initial-access-token-long-enough-0123456789",
+      );
+      expect(cc.status).toBe(400);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("removes a user's grants and tokens with the user, and ends their tokens when they sign out everywhere", async () => {
+    const { browser, tokens } = await fullLogin(firstParty);
+    // "Sign out everywhere": the applications' tokens end, the consent stays.
+    expect((await browser.post("/revoke-sessions")).status).toBe(200);
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, { id: "first-party", secret: FIRST_PARTY_SECRET });
+    expect(((await refresh.json()) as { error: string }).error).toBe("invalid_grant");
+
+    const second = await fullLogin(firstParty);
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    expect((await admin.post("/admin/remove-user", { userId: second.user.id })).status).toBe(200);
+    expect((await userinfo(second.tokens.access_token)).status).toBe(401);
+    const rows = await server.gatehouse.database.db
+      .selectFrom("oidcPayload" as never)
+      .select("key" as never)
+      .where("accountId" as never, "=", second.user.id as never)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("answers through the web-standard handler too (the library mounted in another framework)", async () => {
+    const discovery = await server.gatehouse.handler(new Request(`${server.url}/.well-known/openid-configuration`));
+    expect(discovery.status).toBe(200);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(server.url);
+    const { browser } = await signedIn();
+    const { code, verifier } = await codeFor(firstParty, browser);
+    const answer = await server.gatehouse.handler(
+      new Request(`${server.url}/api/auth/oauth2/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`first-party:${FIRST_PARTY_SECRET}`).toString("base64")}`,
+        },
+        body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }),
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+    const tokens = (await answer.json()) as { access_token: string; id_token: string };
+    expect((await jwtVerify(tokens.id_token, jwks, { issuer: server.url, audience: "first-party" })).payload.sub).toBeTruthy();
+    expect((await userinfo(tokens.access_token)).status).toBe(200);
+  });
+});
