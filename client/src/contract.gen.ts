@@ -50,6 +50,81 @@ export interface MemberWithUser {
   };
 }
 
+/** A client of the OpenID Provider, never with its secret */
+export interface OidcClient {
+  clientId: string;
+  name: string;
+  type: "web" | "public" | "machine";
+  redirectURLs: string[];
+  postLogoutRedirectURLs: string[];
+  /** The scopes the client may ask for */
+  scopes: string[];
+  grantTypes: Array<"authorization_code" | "refresh_token" | "client_credentials">;
+  /** First-party: consent is implied */
+  skipConsent: boolean;
+  accessTokenFormat: "opaque" | "jwt";
+  /** The APIs (resource indicators) its JWT access tokens may be issued for */
+  audience: string[];
+  signingAlg: "RS256" | "ES256";
+  logoUri: string | null;
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
+  disabled: boolean;
+  /** config: declared in the configuration file, read-only here */
+  source: "admin" | "config" | "registration";
+  hasSecret: boolean;
+  secretCreatedAt: ISODateString | null;
+  createdAt: ISODateString;
+  updatedAt: ISODateString;
+}
+
+/** An application the user signed in to with this account, and what it may access */
+export interface OidcGrant {
+  clientId: string;
+  clientName: string;
+  logoUri: string | null;
+  clientUri: string | null;
+  /** Everything the user allowed the application */
+  scopes: string[];
+  /** When the user first allowed it */
+  createdAt: ISODateString;
+  /** The last authorization that renewed it */
+  updatedAt: ISODateString;
+}
+
+/** An application's request waiting for the user's consent */
+export interface OidcInteraction {
+  uid: string;
+  prompt: "consent";
+  client: {
+    clientId: string;
+    name: string;
+    logoUri: string | null;
+    clientUri: string | null;
+    policyUri: string | null;
+    tosUri: string | null;
+    firstParty: boolean;
+  };
+  /** Where the user goes back to: the origin of the redirect URI */
+  redirectOrigin: string | null;
+  scopes: Array<{
+    scope: string;
+    /** Allowed before */
+    granted: boolean;
+  }>;
+  /** What this consent adds */
+  newScopes: string[];
+  /** Claims asked for by name (the claims parameter) */
+  claims: string[];
+  user: {
+    id: string;
+    name: string;
+    email: string;
+    image: string | null;
+  };
+}
+
 export interface Organization {
   id: string;
   name: string;
@@ -458,6 +533,97 @@ export interface AdminListUsersData {
   offset: number;
 }
 
+export interface AdminOauth2CreateClientBody {
+  name: string;
+  redirectURLs?: string[];
+  postLogoutRedirectURLs?: string[];
+  scopes?: string[];
+  grantTypes?: Array<"authorization_code" | "refresh_token" | "client_credentials">;
+  skipConsent?: boolean;
+  accessTokenFormat?: "opaque" | "jwt";
+  audience?: string[];
+  signingAlg?: "RS256" | "ES256";
+  logoUri?: string | null;
+  clientUri?: string | null;
+  policyUri?: string | null;
+  tosUri?: string | null;
+  type: "web" | "public" | "machine";
+  clientId?: string;
+}
+
+export interface AdminOauth2CreateClientData {
+  client: OidcClient;
+  /** Shown this once; null for a public client */
+  clientSecret: string | null;
+}
+
+export interface AdminOauth2DeleteClientBody {
+  clientId: string;
+}
+
+export interface AdminOauth2DeleteClientData {
+  success: boolean;
+}
+
+export interface AdminOauth2GetClientQuery {
+  clientId: string;
+}
+
+export type AdminOauth2GetClientData = OidcClient;
+
+export interface AdminOauth2ListClientsData {
+  clients: OidcClient[];
+}
+
+export interface AdminOauth2ListUserGrantsQuery {
+  userId: string;
+}
+
+export interface AdminOauth2ListUserGrantsData {
+  grants: OidcGrant[];
+}
+
+export interface AdminOauth2RevokeUserGrantBody {
+  userId: string;
+  clientId: string;
+}
+
+export interface AdminOauth2RevokeUserGrantData {
+  success: boolean;
+}
+
+export interface AdminOauth2RotateClientSecretBody {
+  clientId: string;
+}
+
+export interface AdminOauth2RotateClientSecretData {
+  client: OidcClient;
+  /** Shown this once */
+  clientSecret: string;
+}
+
+export interface AdminOauth2UpdateClientBody {
+  clientId: string;
+  name?: string;
+  redirectURLs?: string[];
+  postLogoutRedirectURLs?: string[];
+  scopes?: string[];
+  grantTypes?: Array<"authorization_code" | "refresh_token" | "client_credentials">;
+  skipConsent?: boolean;
+  accessTokenFormat?: "opaque" | "jwt";
+  audience?: string[];
+  signingAlg?: "RS256" | "ES256";
+  logoUri?: string | null;
+  clientUri?: string | null;
+  policyUri?: string | null;
+  tosUri?: string | null;
+  disabled?: boolean;
+}
+
+export interface AdminOauth2UpdateClientData {
+  client: OidcClient;
+}
+
 export interface AdminRemoveUserBody {
   userId: string;
 }
@@ -805,6 +971,35 @@ export type MagicLinkVerifyData = {
   user: User;
   session: Session;
 } | TwoFactorRedirect;
+
+export interface Oauth2ConsentBody {
+  uid: string;
+  accept: boolean;
+  scopes?: string[];
+}
+
+export interface Oauth2ConsentData {
+  redirect: true;
+  url: string;
+}
+
+export interface Oauth2GetInteractionQuery {
+  uid: string;
+}
+
+export type Oauth2GetInteractionData = OidcInteraction;
+
+export interface Oauth2ListGrantsData {
+  grants: OidcGrant[];
+}
+
+export interface Oauth2RevokeGrantBody {
+  clientId: string;
+}
+
+export interface Oauth2RevokeGrantData {
+  success: boolean;
+}
 
 export interface OkData {
   ok: true;
@@ -1371,6 +1566,10 @@ export interface SignUpEmailData {
   user: User;
 }
 
+export interface TokenData {
+  token: string;
+}
+
 export interface TwoFactorDisableBody {
   password?: string;
 }
@@ -1533,6 +1732,14 @@ export const ROUTES = {
   "/admin/list-user-factors": { method: "GET", query: shape<AdminListUserFactorsQuery>(), data: shape<AdminListUserFactorsData>() },
   "/admin/list-user-sessions": { method: "POST", body: shape<AdminListUserSessionsBody>(), data: shape<AdminListUserSessionsData>() },
   "/admin/list-users": { method: "GET", query: shape<AdminListUsersQuery>(), data: shape<AdminListUsersData>() },
+  "/admin/oauth2/create-client": { method: "POST", body: shape<AdminOauth2CreateClientBody>(), data: shape<AdminOauth2CreateClientData>() },
+  "/admin/oauth2/delete-client": { method: "POST", body: shape<AdminOauth2DeleteClientBody>(), data: shape<AdminOauth2DeleteClientData>() },
+  "/admin/oauth2/get-client": { method: "GET", query: shape<AdminOauth2GetClientQuery>(), data: shape<AdminOauth2GetClientData>() },
+  "/admin/oauth2/list-clients": { method: "GET", data: shape<AdminOauth2ListClientsData>() },
+  "/admin/oauth2/list-user-grants": { method: "GET", query: shape<AdminOauth2ListUserGrantsQuery>(), data: shape<AdminOauth2ListUserGrantsData>() },
+  "/admin/oauth2/revoke-user-grant": { method: "POST", body: shape<AdminOauth2RevokeUserGrantBody>(), data: shape<AdminOauth2RevokeUserGrantData>() },
+  "/admin/oauth2/rotate-client-secret": { method: "POST", body: shape<AdminOauth2RotateClientSecretBody>(), data: shape<AdminOauth2RotateClientSecretData>() },
+  "/admin/oauth2/update-client": { method: "POST", body: shape<AdminOauth2UpdateClientBody>(), data: shape<AdminOauth2UpdateClientData>() },
   "/admin/remove-user": { method: "POST", body: shape<AdminRemoveUserBody>(), data: shape<AdminRemoveUserData>() },
   "/admin/reset-user-factors": { method: "POST", body: shape<AdminResetUserFactorsBody>(), data: shape<AdminResetUserFactorsData>() },
   "/admin/revoke-user-session": { method: "POST", changesSession: true, body: shape<AdminRevokeUserSessionBody>(), data: shape<AdminRevokeUserSessionData>() },
@@ -1564,6 +1771,10 @@ export const ROUTES = {
   "/list-accounts": { method: "GET", data: shape<ListAccountsData>() },
   "/list-sessions": { method: "GET", data: shape<ListSessionsData>() },
   "/magic-link/verify": { method: "GET", changesSession: true, query: shape<MagicLinkVerifyQuery>(), data: shape<MagicLinkVerifyData>() },
+  "/oauth2/consent": { method: "POST", body: shape<Oauth2ConsentBody>(), data: shape<Oauth2ConsentData>() },
+  "/oauth2/get-interaction": { method: "GET", query: shape<Oauth2GetInteractionQuery>(), data: shape<Oauth2GetInteractionData>() },
+  "/oauth2/list-grants": { method: "GET", data: shape<Oauth2ListGrantsData>() },
+  "/oauth2/revoke-grant": { method: "POST", body: shape<Oauth2RevokeGrantBody>(), data: shape<Oauth2RevokeGrantData>() },
   "/ok": { method: "GET", data: shape<OkData>() },
   "/organization/accept-invitation": { method: "POST", changesSession: true, body: shape<OrganizationAcceptInvitationBody>(), data: shape<OrganizationAcceptInvitationData>() },
   "/organization/add-team-member": { method: "POST", body: shape<OrganizationAddTeamMemberBody>(), data: shape<OrganizationAddTeamMemberData>() },
@@ -1617,6 +1828,7 @@ export const ROUTES = {
   "/sign-in/username": { method: "POST", changesSession: true, body: shape<SignInUsernameBody>(), data: shape<SignInUsernameData>() },
   "/sign-out": { method: "POST", changesSession: true, data: shape<SignOutData>() },
   "/sign-up/email": { method: "POST", changesSession: true, body: shape<SignUpEmailBody>(), data: shape<SignUpEmailData>() },
+  "/token": { method: "GET", data: shape<TokenData>() },
   "/two-factor/disable": { method: "POST", changesSession: true, body: shape<TwoFactorDisableBody>(), data: shape<TwoFactorDisableData>() },
   "/two-factor/enable": { method: "POST", body: shape<TwoFactorEnableBody>(), data: shape<TwoFactorEnableData>() },
   "/two-factor/forget-trusted-devices": { method: "POST", body: shape<TwoFactorForgetTrustedDevicesBody>(), data: shape<TwoFactorForgetTrustedDevicesData>() },
@@ -1639,6 +1851,7 @@ export const ROUTES = {
 export const NAVIGATIONS = {
   "/callback/:id": { params: ["id"], query: shape<CallbackByIdQuery>() },
   "/error": { params: [], query: shape<ErrorQuery>() },
+  "/oauth2/interaction/:uid": { params: ["uid"] },
   "/reset-password/:token": { params: ["token"], query: shape<ResetPasswordByTokenQuery>() },
 } as const;
 
@@ -1687,8 +1900,12 @@ export const ERROR_CODES = [
   "FAILED_TO_UPDATE_USER",
   "FAILED_TO_VERIFY_REGISTRATION",
   "FIELD_NOT_ALLOWED",
+  "GRANT_NOT_FOUND",
   "HEADERS_IS_REQUIRED",
   "ID_TOKEN_NOT_SUPPORTED",
+  "INTERACTION_BELONGS_TO_ANOTHER_USER",
+  "INTERACTION_IS_NOT_AWAITING_CONSENT",
+  "INTERACTION_NOT_FOUND",
   "INTERNAL_SERVER_ERROR",
   "INVALID_BACKUP_CODE",
   "INVALID_CALLBACKURL",
@@ -1725,6 +1942,9 @@ export const ERROR_CODES = [
   "NO_ACTIVE_ORGANIZATION",
   "NO_DATA_TO_UPDATE",
   "NO_FIELDS_TO_UPDATE",
+  "OIDC_CLIENT_ID_IS_TAKEN",
+  "OIDC_CLIENT_IS_DECLARED_IN_THE_CONFIGURATION",
+  "OIDC_CLIENT_NOT_FOUND",
   "ORGANIZATION_ALREADY_EXISTS",
   "ORGANIZATION_DELETION_IS_DISABLED",
   "ORGANIZATION_ID_IS_REQUIRED",
@@ -1743,6 +1963,7 @@ export const ERROR_CODES = [
   "PASSWORD_TOO_SHORT",
   "PREVIOUSLY_REGISTERED",
   "PROVIDER_NOT_FOUND",
+  "PUBLIC_CLIENTS_HAVE_NO_SECRET",
   "REFERENCED_RECORD_NO_LONGER_EXISTS",
   "REFRESH_TOKEN_NOT_FOUND",
   "REQUEST_BODY_INCOMPLETE",
@@ -1800,26 +2021,33 @@ export const ERROR_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE",
   "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION",
+  "YOU_ARE_NOT_ALLOWED_TO_CREATE_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
   "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_DELETE_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_GET_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_GET_ORGANIZATION",
   "YOU_ARE_NOT_ALLOWED_TO_GET_USER",
   "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS",
   "YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE",
   "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS_FOR_THIS_ORGANIZATION",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_ORGANIZATIONS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_FACTORS",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_OIDC_GRANTS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
   "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY",
   "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_RESET_USERS_FACTORS",
+  "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_OIDC_GRANTS",
   "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
   "YOU_ARE_NOT_ALLOWED_TO_SET_A_NON_EXISTENT_ROLE_VALUE",
   "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD",
+  "YOU_ARE_NOT_ALLOWED_TO_UPDATE_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS",
   "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
