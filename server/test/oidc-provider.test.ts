@@ -317,6 +317,24 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect(grants.body.grants).toEqual([
       expect.objectContaining({ clientId: "first-party", clientName: "Forum", scopes: expect.arrayContaining(["openid", "profile", "email"]) }),
     ]);
+    // offline_access: a first-party client's consent is implied, so it gets a refresh token without prompt=consent;
+    // another client does not (OpenID Connect's rule).
+    const offline = await authorize(firstParty, browser, { scope: "openid offline_access" });
+    const withRefresh = await oidc.authorizationCodeGrant(firstParty, new URL(offline.landed.url), {
+      pkceCodeVerifier: offline.verifier,
+      expectedState: offline.state,
+      expectedNonce: offline.nonce,
+    });
+    expect(withRefresh.refresh_token).toBeTruthy();
+    expect(withRefresh.scope).toContain("offline_access");
+    const third = await authorize(dashboard, browser, { scope: "openid offline_access" });
+    const back = await consent(browser, third.landed);
+    const withoutRefresh = await oidc.authorizationCodeGrant(dashboard, new URL(back.url), {
+      pkceCodeVerifier: third.verifier,
+      expectedState: third.state,
+      expectedNonce: third.nonce,
+    });
+    expect(withoutRefresh.refresh_token).toBeUndefined();
   });
 
   it("issues client-credentials tokens a resource server verifies with jose against the JWKS", async () => {

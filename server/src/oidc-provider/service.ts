@@ -451,7 +451,12 @@ export class OidcService {
       return typeof value === "string" && exactOrLoopback(this.postLogoutRedirectUris ?? [], value, this.applicationType === "native");
     };
 
+    const findClient = (clientId: string) => this.findClient(clientId);
     provider.use(async (ctx, next) => {
+      // A first-party client's consent is implied, offline_access included: OpenID Connect wants prompt=consent for
+      // offline_access (oidc-provider drops the scope otherwise), so it is added for such a client, whose consent
+      // is then given without a page.
+      if (ctx.method === "GET" && ctx.path === paths.authorize) await impliedConsent(ctx, findClient);
       await next();
       const route = ctx.oidc?.route;
       // Each authorization records the Gatehouse session's active organization for the grant (the
@@ -498,6 +503,18 @@ export class OidcService {
   async ready(): Promise<void> {
     this.engineModule ??= await this.engine();
   }
+}
+
+async function impliedConsent(ctx: EngineContext, findClient: (id: string) => Promise<OidcClient | null>): Promise<void> {
+  const query = (ctx as unknown as { query: Record<string, unknown> }).query;
+  const { scope, prompt, client_id: clientId } = query;
+  if (typeof scope !== "string" || typeof clientId !== "string" || !scope.split(" ").includes("offline_access")) return;
+  if (prompt !== undefined && typeof prompt !== "string") return;
+  const prompts = prompt ? prompt.split(" ") : [];
+  if (prompts.includes("consent") || prompts.includes("none")) return;
+  const client = await findClient(clientId).catch(() => null);
+  if (!client?.skipConsent) return;
+  (ctx as unknown as { query: Record<string, unknown> }).query = { ...query, prompt: [...prompts, "consent"].join(" ") };
 }
 
 /**
