@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOidcCommand } from "../src/oidc-provider/cli.js";
 import { oidcService } from "../src/oidc-provider/service.js";
 import { signUpAdmin } from "./helpers/admin.js";
-import { DIALECTS } from "./helpers/databases.js";
+import { createTestDatabase, DIALECTS, POSTGRES_URL, type TestDatabase } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient } from "./helpers/http-client.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy.js";
 
 /**
  * Gatehouse as an OpenID Provider (README "OpenID Provider"), against a real relying party (openid-client, the
@@ -836,5 +837,59 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     const tokens = (await answer.json()) as { access_token: string; id_token: string };
     expect((await jwtVerify(tokens.id_token, jwks, { issuer: server.url, audience: "first-party" })).payload.sub).toBeTruthy();
     expect((await userinfo(tokens.access_token)).status).toBe(200);
+  });
+});
+
+describe("OpenID Provider while PostgreSQL is down", () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let server: TestServer;
+  const secret = "machine-secret-that-is-long-enough-0123456789";
+
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    const url = new URL(POSTGRES_URL);
+    proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+    url.port = String(proxy.port);
+    server = await startTestServer(
+      "postgres",
+      {
+        database: { url: url.toString(), schema: database.schema },
+        oidcProvider: {
+          trustedClients: [{ clientId: "worker", clientSecret: secret, name: "Worker", type: "machine", scopes: ["jobs:run"], accessTokenFormat: "opaque" }],
+        },
+      },
+      { database },
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  it("answers 503 (temporarily_unavailable), never a 500, and recovers by itself", async () => {
+    const request = () =>
+      fetch(`${server.url}/api/auth/oauth2/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`worker:${secret}`).toString("base64")}`,
+        },
+        body: new URLSearchParams({ grant_type: "client_credentials", scope: "jobs:run" }),
+      });
+    expect((await request()).status).toBe(200);
+    await proxy.down();
+    const during = await request();
+    expect(during.status).toBe(503);
+    expect(((await during.json()) as { error: string }).error).toBe("temporarily_unavailable");
+    await proxy.up();
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await request()).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
   });
 });

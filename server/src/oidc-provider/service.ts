@@ -4,6 +4,8 @@ import { isBanned } from "../credentials/rules.js";
 import { parseCookies, serializeCookie } from "../http/cookies.js";
 import { renderErrorPage } from "../http/error-page.js";
 import type { Runtime } from "../runtime.js";
+import { isUnavailableError } from "../storage/database.js";
+import { StorageUnavailableError } from "../storage/secondary/types.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { adapterFactory } from "./adapter.js";
 import { GRANT_LIFE } from "./grants.js";
@@ -58,6 +60,9 @@ export function oidcPaths(basePath: string): OidcPaths {
     discovery: "/.well-known/openid-configuration",
   };
 }
+
+/** Marks a request whose failure was the database or Redis being unreachable. */
+const UNAVAILABLE = Symbol("storage unavailable");
 
 /** The Gatehouse session a request to the provider carries, read once per request. */
 const GATEHOUSE_SESSION = Symbol("gatehouse session");
@@ -458,6 +463,13 @@ export class OidcService {
       // is then given without a page.
       if (ctx.method === "GET" && ctx.path === paths.authorize) await impliedConsent(ctx, findClient);
       await next();
+      if ((ctx as EngineContext & { [UNAVAILABLE]?: boolean })[UNAVAILABLE]) {
+        ctx.status = 503;
+        ctx.set("Retry-After", "1");
+        ctx.type = "application/json";
+        ctx.body = { error: "temporarily_unavailable", error_description: "the service is temporarily unavailable" };
+        return;
+      }
       const route = ctx.oidc?.route;
       // Each authorization records the Gatehouse session's active organization for the grant (the
       // active_organization claim of the tokens issued from it).
@@ -488,9 +500,15 @@ export class OidcService {
       }
     });
 
-    provider.on("server_error", (_ctx: EngineContext, error: Error) =>
-      runtime.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, "OpenID Provider error"),
-    );
+    provider.on("server_error", (ctx: EngineContext, error: Error) => {
+      // A database or Redis outage is answered 503, as everywhere in the service (the hook above rewrites it).
+      if (error instanceof StorageUnavailableError || isUnavailableError(error)) {
+        (ctx as EngineContext & { [UNAVAILABLE]?: boolean })[UNAVAILABLE] = true;
+        runtime.logger.warn({ err: error.message, path: ctx.path }, "storage unavailable");
+        return;
+      }
+      runtime.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, "OpenID Provider error");
+    });
     return provider;
   }
 
