@@ -292,11 +292,17 @@ describe.each(DIALECTS)("passkeys on %s", (dialect) => {
       expect((await c.get("/passkey/list-user-passkeys")).body[0].counter).toBe(6);
     });
 
-    it("accepts an authenticator that keeps no counter (always 0)", async () => {
+    it("accepts an authenticator that keeps no counter (always 0), and checks the counter once one appears", async () => {
       const { c } = await person();
       const authenticator = new SoftAuthenticator(origin, 0);
       expect((await registerPasskey(c, authenticator)).status).toBe(200);
       for (let i = 0; i < 2; i++) expect((await signInWithPasskey(authenticator)).res.status).toBe(200);
+      expect((await c.get("/passkey/list-user-passkeys")).body[0].counter).toBe(0);
+      // A counter that starts moving is stored, and from then on 0 (or less than it) is refused.
+      expect((await signInWithPasskey(authenticator, { counter: 3 })).res.status).toBe(200);
+      expect((await c.get("/passkey/list-user-passkeys")).body[0].counter).toBe(3);
+      expect((await signInWithPasskey(authenticator, { counter: 0 })).res.status).toBe(400);
+      expect((await c.get("/passkey/list-user-passkeys")).body[0].counter).toBe(3);
     });
 
     it("refuses an expired challenge (5 minutes), and takes one just before", async () => {

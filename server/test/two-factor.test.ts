@@ -332,6 +332,24 @@ describe.each(DIALECTS)("second factors on %s", (dialect) => {
       expect(c.cookie(SESSION)).toBeUndefined();
     });
 
+    it("sweeps the challenges that are over from later sign-ins (every read refuses them meanwhile)", async () => {
+      const { email, userId, secret } = await enrolled();
+      const c = await pending(email);
+      const challenges = async () =>
+        (await db().selectFrom("twoFactorChallenge").select("id").where("userId", "=", userId).execute()).map((r: { id: string }) => r.id);
+      const first = await challenges();
+      expect(first).toHaveLength(1);
+      clock.advance(61_000);
+      expect((await c.post("/two-factor/verify-totp", { code: code(secret) })).body.code).toBe("INVALID_TWO_FACTOR_COOKIE");
+      // Another sign-in, a minute on: the expired challenge is gone, the new one is there.
+      const d = await pending(email);
+      const second = await challenges();
+      expect(second).toHaveLength(1);
+      expect(second).not.toEqual(first);
+      await expectSignedIn(await d.post("/two-factor/verify-totp", { code: code(secret) }), d, email);
+      expect(await challenges()).toEqual([]);
+    });
+
     it("refuses a forged or missing pending cookie", async () => {
       const c = client();
       const missing = await c.post("/two-factor/verify-totp", { code: "123456" });
@@ -628,7 +646,7 @@ describe.each(DIALECTS)("second-step limits on %s", (dialect) => {
 
   it("locks the user's second step after ten wrong codes across challenges (429), until the lock ends", async () => {
     const c = new TestClient(server.base);
-    const { email } = await signUp(c);
+    const { email, user } = await signUp(c);
     const enable = await c.post("/two-factor/enable", { password: PASSWORD });
     const secret = new URL(enable.body.totpURI).searchParams.get("secret")!;
     expect((await c.post("/two-factor/verify-totp", { code: code(secret) })).status).toBe(200);
@@ -645,6 +663,14 @@ describe.each(DIALECTS)("second-step limits on %s", (dialect) => {
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe("ACCOUNT_TEMPORARILY_LOCKED");
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800);
+    // Refused before the code is counted: the challenge's attempts stay untouched however often it is tried.
+    for (let i = 0; i < 6; i++) expect((await p.post("/two-factor/verify-totp", { code: code(secret) })).status).toBe(429);
+    const attempts = await (server.gatehouse.database.db as any)
+      .selectFrom("twoFactorChallenge")
+      .select("attempts")
+      .where("userId", "=", user.id)
+      .execute();
+    expect(attempts.map((row: { attempts: number }) => Number(row.attempts))).toEqual([0]);
     expect((await p.post("/two-factor/verify-backup-code", { code: enable.body.backupCodes[0] })).status).toBe(429);
     clock.advance(901_000);
     const q = new TestClient(server.base);

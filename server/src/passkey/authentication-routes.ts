@@ -58,8 +58,9 @@ export const verifyPasskeyAuthentication = defineEndpoint({
     const failed = (status: "BAD_REQUEST" | "UNAUTHORIZED" = "UNAUTHORIZED") =>
       new APIError(status, PASSKEY_MESSAGES.AUTHENTICATION_FAILED);
 
-    const passkey = await runtime.stores.passkeys.findPasskeyByCredentialID(assertion.id);
-    if (!passkey) throw new APIError("UNAUTHORIZED", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
+    const found = await runtime.stores.passkeys.findPasskeyAndUser(assertion.id);
+    if (!found) throw new APIError("UNAUTHORIZED", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
+    const { passkey } = found;
     // Options made for a signed-in user listed only their passkeys: another user's is not an answer to them.
     if (state.userId !== null && passkey.userId !== state.userId) throw failed();
     // A discoverable passkey names its user handle: it must be the one it was registered under (rows Better Auth
@@ -93,14 +94,15 @@ export const verifyPasskeyAuthentication = defineEndpoint({
     if (!verification.verified) throw failed();
     const { newCounter, userVerified } = verification.authenticationInfo;
     // The counter moves from the value this assertion was checked against, in one statement: a concurrent sign-in
-    // that moved it first wins, and this one is refused.
-    if (!(await runtime.stores.passkeys.advanceCounter(passkey.id, passkey.counter, newCounter))) throw failed();
+    // that moved it first wins, and this one is refused. A passkey whose counter is 0 and stays 0 keeps none
+    // (WebAuthn: nothing to compare; synced passkeys): there is nothing to move, so no write.
+    const moves = newCounter !== 0 || passkey.counter !== 0;
+    if (moves && !(await runtime.stores.passkeys.advanceCounter(passkey.id, passkey.counter, newCounter))) throw failed();
 
-    const found = await runtime.stores.users.findUserById(passkey.userId);
-    if (!found) throw failed();
+    if (!found.user) throw failed();
     // With user verification (a PIN or biometric), the passkey is both factors: no second step is owed. Without
     // it, a user with a second factor meets the second step (SecondStepRequired goes up to the endpoint runner).
-    const { user, session } = await signIn(ctx, found, { method: "passkey", factors: userVerified ? ["passkey"] : [] });
+    const { user, session } = await signIn(ctx, found.user, { method: "passkey", factors: userVerified ? ["passkey"] : [] });
     return { session: publicSession(session), user: publicUser(user) };
   },
 });

@@ -23,6 +23,32 @@ export function toUser(row: Selectable<UserTable>): User {
   };
 }
 
+/** The user table's columns a User is made of (toUser), for a read that joins the user to another table's row. */
+export const USER_COLUMNS = [
+  "id",
+  "name",
+  "email",
+  "emailVerified",
+  "image",
+  "createdAt",
+  "updatedAt",
+  "username",
+  "displayUsername",
+  "role",
+  "banned",
+  "banReason",
+  "banExpires",
+  "lang",
+  "twoFactorEnabled",
+] as const;
+
+/** The user of a joined row whose user columns were selected as `u_<column>` (USER_COLUMNS). */
+export function toUserFromJoined(row: Readonly<Record<string, unknown>>): User {
+  const fields: Record<string, unknown> = {};
+  for (const column of USER_COLUMNS) fields[column] = row[`u_${column}`];
+  return toUser(fields as Selectable<UserTable>);
+}
+
 export type NewUser = Pick<User, "id" | "name" | "email" | "emailVerified" | "image" | "createdAt" | "updatedAt"> &
   Partial<Pick<User, "username" | "displayUsername" | "role" | "lang" | "banned" | "banReason" | "banExpires">>;
 

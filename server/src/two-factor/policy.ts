@@ -97,6 +97,27 @@ export async function trustThisDevice(ctx: EndpointContext, userId: string): Pro
   setTrustCookie(ctx, runtime.config, id, token);
 }
 
+/** Challenges that are over are deleted at most this often (each set of stores, so each process, sweeps its own). */
+const SWEEP_INTERVAL_MS = 60_000;
+const lastSweep = new WeakMap<object, number>();
+
+/**
+ * Deletes every challenge that is over, at most once a minute, from the sign-ins that make new ones: no expired row
+ * is ever accepted (every read checks expiresAt), so they need not go at once, and a sign-in pays for no delete of
+ * its own. A failure is logged: the sign-in goes on.
+ */
+async function sweepExpiredChallenges(runtime: Runtime, now: Date): Promise<void> {
+  const last = lastSweep.get(runtime.stores);
+  const at = now.getTime();
+  if (last !== undefined && at >= last && at - last < SWEEP_INTERVAL_MS) return;
+  lastSweep.set(runtime.stores, at);
+  try {
+    await runtime.stores.twoFactorChallenges.deleteExpiredChallenges(now);
+  } catch (error) {
+    runtime.logger.warn({ err: (error as Error).message }, "expired second-step sweep failed");
+  }
+}
+
 /**
  * The second step, on every way in (session/sign-in.ts POLICIES): a user with a second factor who signs in by any
  * first factor gets no session. Not for an impersonation (the administrator's sign-in), a renewal (the session it
@@ -113,12 +134,10 @@ export async function secondFactorPolicy(ctx: EndpointContext, attempt: SignInAt
   const userId = attempt.user.id;
   if (await useTrustedDevice(ctx, userId)) return ["trusted-device"];
 
-  const row = await runtime.stores.twoFactors.findFactor(userId);
-  const methods = availableMethods(runtime, row);
   const now = runtime.now();
+  await sweepExpiredChallenges(runtime, now);
   const token = randomString(32);
-  await runtime.stores.twoFactorChallenges.deleteExpiredChallenges(userId, now);
-  await runtime.stores.twoFactorChallenges.createChallenge({
+  const row = await runtime.stores.twoFactorChallenges.createSignInChallenge({
     id: tokenHash(token),
     kind: "sign-in",
     userId,
@@ -131,6 +150,7 @@ export async function secondFactorPolicy(ctx: EndpointContext, attempt: SignInAt
     expiresAt: new Date(now.getTime() + runtime.config.twoFactor.twoFactorCookieMaxAge * 1000),
     createdAt: now,
   });
+  const methods = availableMethods(runtime, row);
   setPendingCookie(ctx, runtime.config, token);
   // No session: a session cookie this browser held for anyone is dropped, its cache with it.
   runtime.sessions.clearSessionCookies(ctx);

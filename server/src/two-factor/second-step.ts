@@ -17,7 +17,7 @@ import { expirePendingCookie, expiredPendingCookieLine, pendingToken } from "./c
 import { TWO_FACTOR_FIXED_CODES, TWO_FACTOR_MESSAGES } from "./messages.js";
 import { trustThisDevice } from "./policy.js";
 import { tokenHash, twoFactorKeys } from "./secrets.js";
-import type { TwoFactorChallenge, TwoFactorRecord } from "./store/index.js";
+import type { PendingSignIn, TwoFactorChallenge, TwoFactorRecord } from "./store/index.js";
 
 /** A second factor a second step (or an enrolment) is answered with, as recorded on the session's factors. */
 export type SecondFactor = "totp" | "otp" | "backup-code";
@@ -28,7 +28,7 @@ export type SecondFactor = "totp" | "otp" | "backup-code";
  */
 export type VerifyMode =
   | { kind: "session"; current: SessionAndUser; user: User }
-  | { kind: "sign-in"; challenge: TwoFactorChallenge; user: User };
+  | ({ kind: "sign-in" } & PendingSignIn);
 
 export const invalidTwoFactorCookie = (runtime: Pick<Runtime, "config">) =>
   new APIError("UNAUTHORIZED", TWO_FACTOR_MESSAGES.INVALID_TWO_FACTOR_COOKIE, {
@@ -41,16 +41,17 @@ export const tooManyAttempts = (runtime: Pick<Runtime, "config">) =>
     headers: { "set-cookie": expiredPendingCookieLine(runtime.config) },
   });
 
-/** The pending second step the request's cookie names, with its user; 401 INVALID_TWO_FACTOR_COOKIE otherwise. */
-export async function requirePending(ctx: EndpointContext): Promise<{ challenge: TwoFactorChallenge; user: User }> {
+/**
+ * The pending second step the request's cookie names, with its user and their twoFactor row (one read); 401
+ * INVALID_TWO_FACTOR_COOKIE otherwise.
+ */
+export async function requirePending(ctx: EndpointContext): Promise<PendingSignIn> {
   const { runtime } = ctx;
   const token = pendingToken(ctx, runtime.config);
   if (!token) throw invalidTwoFactorCookie(runtime);
-  const challenge = await runtime.stores.twoFactorChallenges.findChallenge(tokenHash(token), runtime.now());
-  if (!challenge || challenge.kind !== "sign-in") throw invalidTwoFactorCookie(runtime);
-  const user = await runtime.stores.users.findUserById(challenge.userId);
-  if (!user) throw invalidTwoFactorCookie(runtime);
-  return { challenge, user };
+  const pending = await runtime.stores.twoFactorChallenges.findPendingSignIn(tokenHash(token), runtime.now());
+  if (!pending) throw invalidTwoFactorCookie(runtime);
+  return pending;
 }
 
 /** Session mode when the caller is signed in (read from the database), else sign-in mode (Better Auth's order). */
@@ -61,7 +62,7 @@ export async function resolveMode(ctx: EndpointContext): Promise<VerifyMode> {
 }
 
 /** The account lockout holds for this user now (it follows rateLimit.enabled and twoFactor.accountLockout.enabled). */
-function lockoutApplies(runtime: Runtime): boolean {
+export function lockoutApplies(runtime: Pick<Runtime, "config">): boolean {
   return runtime.config.rateLimitEnabled && runtime.config.twoFactor.accountLockout.enabled;
 }
 
@@ -126,20 +127,19 @@ export async function wrongCode(
 }
 
 /**
- * The second step passed (its challenge consumed already): the session, through the one way in with the first
- * factor's method and remember-me, recording both factors; the pending cookie goes; with `trustDevice` this browser
- * is trusted from now on. Answers Better Auth's `{ token, user }`.
+ * The second step passed (its challenge consumed already): the session for the challenge's user (as read with the
+ * challenge, in this request), through the one way in with the first factor's method and remember-me, recording
+ * both factors; the pending cookie goes; with `trustDevice` this browser is trusted from now on. Answers Better
+ * Auth's `{ token, user }`.
  */
 export async function finishSecondStep(
   ctx: EndpointContext,
-  challenge: TwoFactorChallenge,
+  { challenge, user: found }: Pick<PendingSignIn, "challenge" | "user">,
   factor: SecondFactor,
   trustDevice: boolean | undefined,
 ): Promise<{ token: string; user: ReturnType<typeof publicUser> }> {
   const { runtime } = ctx;
   expirePendingCookie(ctx, runtime.config);
-  const found = await runtime.stores.users.findUserById(challenge.userId);
-  if (!found) throw invalidTwoFactorCookie(runtime);
   const { user, session } = await signIn(ctx, found, {
     method: challenge.method ?? "email",
     rememberMe: challenge.rememberMe,

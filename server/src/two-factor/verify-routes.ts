@@ -7,7 +7,7 @@ import type { User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { VERIFICATION_MESSAGES } from "../verification/messages.js";
-import { expirePendingCookie, expireTrustCookie } from "./cookies.js";
+import { expirePendingCookie, expireTrustCookie, pendingToken } from "./cookies.js";
 import { enrolmentChallengeId } from "./enrolment-routes.js";
 import { sendSecondStepCode } from "./mail.js";
 import { TWO_FACTOR_FIXED_CODES, TWO_FACTOR_MESSAGES } from "./messages.js";
@@ -16,18 +16,20 @@ import {
   backupCodeHash,
   finishSecondStep,
   invalidTwoFactorCookie,
+  lockoutApplies,
   otpHash,
   otpMatches,
   recordWrongCode,
   refuseWhileLocked,
+  requirePending,
   reserveAttempt,
   resolveMode,
   rotateSession,
   tooManyAttempts,
   wrongCode,
 } from "./second-step.js";
-import { twoFactorKeys } from "./secrets.js";
-import type { TwoFactorChallenge } from "./store/index.js";
+import { tokenHash, twoFactorKeys } from "./secrets.js";
+import type { PendingSignIn, TwoFactorChallenge } from "./store/index.js";
 import { matchTotpStep } from "./totp.js";
 
 /**
@@ -53,6 +55,34 @@ async function factorAdded(ctx: EndpointContext, current: SessionAndUser, factor
   return { token: session.token, user: publicUser(user) };
 }
 
+/**
+ * Counts a TOTP code against the pending second step the cookie names, before it is checked, and answers the step,
+ * the count and the authenticator's secret. The usual case takes one statement (challengeStore.reserveTotpAttempt);
+ * when it counts nothing, the checks run one by one to say why, in this order: the cookie (401), the authenticator
+ * (400 TOTP_NOT_ENABLED), the lockout (429), the attempts left.
+ */
+async function reserveTotpAnswer(ctx: EndpointContext): Promise<{ pending: PendingSignIn; attempt: number; secret: string }> {
+  const { runtime } = ctx;
+  const token = pendingToken(ctx, runtime.config);
+  if (!token) throw invalidTwoFactorCookie(runtime);
+  const reserved = await runtime.stores.twoFactorChallenges.reserveTotpAttempt(tokenHash(token), {
+    max: runtime.config.twoFactor.otpOptions.allowedAttempts,
+    now: runtime.now(),
+    lockout: lockoutApplies(runtime),
+  });
+  if (reserved) {
+    // Counted already: a sealed secret that does not open here (another tool's key) refuses as the checks would.
+    const secret = confirmedTotpSecret(runtime, reserved.factor);
+    if (!secret) throw totpNotEnabled();
+    return { pending: reserved, attempt: reserved.challenge.attempts, secret };
+  }
+  const pending = await requirePending(ctx);
+  const secret = confirmedTotpSecret(runtime, pending.factor);
+  if (!secret) throw totpNotEnabled();
+  refuseWhileLocked(runtime, pending.factor);
+  return { pending, attempt: await reserveAttempt(ctx, pending.challenge), secret };
+}
+
 export const verifyTotp = defineEndpoint({
   method: "POST",
   path: "/two-factor/verify-totp",
@@ -67,13 +97,13 @@ export const verifyTotp = defineEndpoint({
   tags: TAGS,
   async handler(ctx) {
     const { runtime, body } = ctx;
-    const mode = await resolveMode(ctx);
     const now = runtime.now();
     const params = runtime.config.twoFactor.totpOptions;
-    const userId = mode.user.id;
-    const row = await runtime.stores.twoFactors.findFactor(userId);
+    const current = await ctx.getSession({ disableCookieCache: true });
 
-    if (mode.kind === "session") {
+    if (current) {
+      const userId = current.user.id;
+      const row = await runtime.stores.twoFactors.findFactor(userId);
       const secret = row?.secret ? twoFactorKeys(runtime.config.secret).openSecret(userId, row.secret) : null;
       if (!row || !secret) throw totpNotEnabled();
       if (!row.verified) {
@@ -96,7 +126,7 @@ export const verifyTotp = defineEndpoint({
           await stores.twoFactors.setTwoFactorEnabled(userId, true);
           await stores.trustedDevices.deleteUserTrustedDevices(userId);
         });
-        return factorAdded(ctx, mode.current, "totp");
+        return factorAdded(ctx, current, "totp");
       }
       // A confirmed authenticator: a check of the code, nothing to sign in to (the step is spent all the same).
       refuseWhileLocked(runtime, row);
@@ -105,27 +135,20 @@ export const verifyTotp = defineEndpoint({
         await recordWrongCode(runtime, userId);
         throw invalidCode();
       }
-      return { token: mode.current.session.token, user: publicUser(mode.current.user) };
+      return { token: current.session.token, user: publicUser(current.user) };
     }
 
-    const { challenge } = mode;
-    const secret = confirmedTotpSecret(runtime, row);
-    if (!secret) throw totpNotEnabled();
-    refuseWhileLocked(runtime, row);
-    const attempt = await reserveAttempt(ctx, challenge);
+    const { pending, attempt, secret } = await reserveTotpAnswer(ctx);
+    const { challenge, user } = pending;
+    const userId = user.id;
     const step = matchTotpStep(secret, body.code.trim(), params, now);
-    const consumed =
-      step === null
-        ? null
-        : await runtime.stores.transaction(async (stores) => {
-            // The step first: a code already accepted (this one, replayed within its window) is a wrong code.
-            if (!(await stores.twoFactors.acceptTotpStep(userId, step, now))) return null;
-            const taken = await stores.twoFactorChallenges.consumeChallenge(challenge.id, now);
-            if (!taken) throw invalidTwoFactorCookie(runtime);
-            return taken;
-          });
-    if (!consumed) return wrongCode(ctx, challenge, attempt, invalidCode());
-    return finishSecondStep(ctx, consumed, "totp", body.trustDevice);
+    // The step spent and the challenge ended together (a code already accepted, this one replayed within its
+    // window, is a wrong code); a challenge ended meanwhile (another right answer) leaves the step unspent.
+    const outcome =
+      step === null ? "step-spent" : await runtime.stores.twoFactorChallenges.acceptTotpAndConsume(challenge.id, userId, step, now);
+    if (outcome === "gone") throw invalidTwoFactorCookie(runtime);
+    if (outcome === "step-spent") return wrongCode(ctx, challenge, attempt, invalidCode());
+    return finishSecondStep(ctx, pending, "totp", body.trustDevice);
   },
 });
 
@@ -144,7 +167,7 @@ export const verifyBackupCode = defineEndpoint({
     const { runtime, body } = ctx;
     const mode = await resolveMode(ctx);
     const userId = mode.user.id;
-    const row = await runtime.stores.twoFactors.findFactor(userId);
+    const row = mode.kind === "sign-in" ? mode.factor : await runtime.stores.twoFactors.findFactor(userId);
     refuseWhileLocked(runtime, row);
     if ((await runtime.stores.twoFactorBackupCodes.countBackupCodes(userId)) === 0) {
       throw new APIError("BAD_REQUEST", TWO_FACTOR_FIXED_CODES.BACKUP_CODES_NOT_ENABLED, { code: "BACKUP_CODES_NOT_ENABLED" });
@@ -176,7 +199,7 @@ export const verifyBackupCode = defineEndpoint({
       expirePendingCookie(ctx, runtime.config);
       return { user: publicUser(mode.user) };
     }
-    return finishSecondStep(ctx, consumed, "backup-code", body.trustDevice);
+    return finishSecondStep(ctx, { challenge: consumed, user: mode.user }, "backup-code", body.trustDevice);
   },
 });
 
@@ -225,9 +248,8 @@ export const sendOtp = defineEndpoint({
       await mailCode(ctx, challenge, mode.user, "enrol");
       return { status: true };
     }
-    const row = await runtime.stores.twoFactors.findFactor(mode.user.id);
-    if (!availableMethods(runtime, row).includes("otp")) throw otpNotEnabled();
-    refuseWhileLocked(runtime, row);
+    if (!availableMethods(runtime, mode.factor).includes("otp")) throw otpNotEnabled();
+    refuseWhileLocked(runtime, mode.factor);
     await mailCode(ctx, mode.challenge, mode.user, "sign-in");
     return { status: true };
   },
@@ -256,9 +278,8 @@ export const verifyOtp = defineEndpoint({
       if (!found) throw otpNotEnabled();
       challenge = found;
     } else {
-      const row = await runtime.stores.twoFactors.findFactor(userId);
-      if (!availableMethods(runtime, row).includes("otp")) throw otpNotEnabled();
-      refuseWhileLocked(runtime, row);
+      if (!availableMethods(runtime, mode.factor).includes("otp")) throw otpNotEnabled();
+      refuseWhileLocked(runtime, mode.factor);
       challenge = mode.challenge;
     }
     if (!challenge.otpHash || !challenge.otpExpiresAt || challenge.otpExpiresAt <= now) {
@@ -283,6 +304,6 @@ export const verifyOtp = defineEndpoint({
       return factorAdded(ctx, mode.current, "otp");
     }
     await runtime.stores.twoFactors.clearFailures(userId);
-    return finishSecondStep(ctx, consumed, "otp", body.trustDevice);
+    return finishSecondStep(ctx, { challenge: consumed, user: mode.user }, "otp", body.trustDevice);
   },
 });

@@ -1,5 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
+import type { Dialect } from "../../storage/database.js";
+import type { User } from "../../storage/models.js";
+import { precompiled, type Param } from "../../storage/precompiled.js";
 import { dbBool, dbDate, toBool, toDate } from "../../storage/rows.js";
+import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type { PasskeyDatabase, PasskeyTable } from "../tables.js";
 import type { Passkey } from "./models.js";
 
@@ -21,7 +25,17 @@ function toPasskey(row: Selectable<PasskeyTable>): Passkey {
   };
 }
 
-export function passkeyStore(db: Kysely<PasskeyDatabase>) {
+/** A sign-in's read, compiled once (storage/precompiled.ts): the passkey and its user. */
+const readPasskeyAndUser = precompiled((db: Kysely<PasskeyDatabase>, param: Param<{ credentialID: string }>) =>
+  db
+    .selectFrom("passkey as p")
+    .leftJoin("user as u", "u.id", "p.userId")
+    .selectAll("p")
+    .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const))
+    .where("p.credentialID", "=", param("credentialID")),
+);
+
+export function passkeyStore(db: Kysely<PasskeyDatabase>, dialect: Dialect) {
   return {
     /** Inserts a registered passkey; a credential id registered already fails on the unique index. */
     async createPasskey(passkey: Passkey): Promise<Passkey> {
@@ -47,6 +61,13 @@ export function passkeyStore(db: Kysely<PasskeyDatabase>) {
     async findPasskeyByCredentialID(credentialID: string): Promise<Passkey | null> {
       const row = await db.selectFrom("passkey").selectAll().where("credentialID", "=", credentialID).executeTakeFirst();
       return row ? toPasskey(row) : null;
+    },
+
+    /** A sign-in's read: the passkey with this credential id and its user (null if the user is gone), in one statement. */
+    async findPasskeyAndUser(credentialID: string): Promise<{ passkey: Passkey; user: User | null } | null> {
+      const row = (await readPasskeyAndUser(db, dialect, { credentialID })).rows[0];
+      if (!row) return null;
+      return { passkey: toPasskey(row), user: row.u_id === null ? null : toUserFromJoined(row) };
     },
 
     /** The passkey with this id, only when it is the user's. */

@@ -1,5 +1,9 @@
-import { sql, type Kysely, type Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
+import type { Dialect } from "../../storage/database.js";
+import { precompiled, type Param } from "../../storage/precompiled.js";
+import type { User } from "../../storage/models.js";
 import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "../../storage/rows.js";
+import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type {
   TwoFactorChallengeTable,
   TwoFactorDatabase as Database,
@@ -93,6 +97,40 @@ function toTrustedDevice(row: Selectable<TwoFactorTrustedDeviceTable>): TrustedD
     lastUsedAt: toDate(row.lastUsedAt),
   };
 }
+
+/** The twoFactor columns a TwoFactorRecord is made of, for a read that joins the row to the challenge and its user. */
+const FACTOR_COLUMNS = [
+  "id",
+  "userId",
+  "secret",
+  "backupCodes",
+  "verified",
+  "failedVerificationCount",
+  "lockedUntil",
+  "lastTotpStep",
+  "pendingAttempts",
+  "totpEnabledAt",
+  "otpEnabledAt",
+  "createdAt",
+  "updatedAt",
+] as const;
+/** The twoFactor row of a joined read (columns as `f_<column>`), null when the user has none. */
+function factorFromJoined(row: Readonly<Record<string, unknown>>): TwoFactorRecord | null {
+  if (row.f_id === null || row.f_id === undefined) return null;
+  const fields: Record<string, unknown> = {};
+  for (const column of FACTOR_COLUMNS) fields[column] = row[`f_${column}`];
+  return toRecord(fields as Selectable<TwoFactorTable>);
+}
+
+/** A pending second step with what answering it needs: its user and their twoFactor row (null without one). */
+export interface PendingSignIn {
+  challenge: TwoFactorChallenge;
+  user: User;
+  factor: TwoFactorRecord | null;
+}
+
+/** What a TOTP code did to a pending sign-in (challengeStore.acceptTotpAndConsume). */
+export type TotpOutcome = "consumed" | "step-spent" | "gone";
 
 const coalesced = (column: "failedVerificationCount" | "pendingAttempts") => sql<number>`coalesce(${sql.ref(column)}, 0)`;
 
@@ -301,21 +339,259 @@ function backupCodeStore(db: Kysely<Database>) {
   };
 }
 
+const challengeRow = (challenge: TwoFactorChallenge) => ({
+  ...challenge,
+  factors: challenge.factors.length > 0 ? challenge.factors.join(",") : null,
+  rememberMe: dbBool(challenge.rememberMe),
+  otpExpiresAt: challenge.otpExpiresAt ? dbDate(challenge.otpExpiresAt) : null,
+  expiresAt: dbDate(challenge.expiresAt),
+  createdAt: dbDate(challenge.createdAt),
+});
+type ChallengeRow = ReturnType<typeof challengeRow>;
+
+// The statements of a sign-in's second step, compiled once (storage/precompiled.ts).
+
+/** The row of challengeRow, every value a placeholder. */
+const challengeValues = (param: Param<ChallengeRow>) => ({
+  id: param("id"),
+  kind: param("kind"),
+  userId: param("userId"),
+  method: param("method"),
+  factors: param("factors"),
+  rememberMe: param("rememberMe"),
+  attempts: param("attempts"),
+  otpHash: param("otpHash"),
+  otpExpiresAt: param("otpExpiresAt"),
+  expiresAt: param("expiresAt"),
+  createdAt: param("createdAt"),
+});
+
+const insertChallenge = precompiled((db: Kysely<Database>, param: Param<ChallengeRow>) =>
+  db.insertInto("twoFactorChallenge").values(challengeValues(param)),
+);
+
+const readFactor = precompiled((db: Kysely<Database>, param: Param<{ userId: string }>) =>
+  db.selectFrom("twoFactor").selectAll().where("userId", "=", param("userId")),
+);
+
+/** PostgreSQL: the challenge stored (in a WITH) and the user's twoFactor row read, in one statement. */
+const insertChallengeReadFactor = precompiled((db: Kysely<Database>, param: Param<ChallengeRow>) =>
+  db
+    .with("stored", (conn) => conn.insertInto("twoFactorChallenge").values(challengeValues(param)).returning("id"))
+    .selectFrom("twoFactor")
+    .selectAll()
+    .where("userId", "=", param("userId")),
+);
+
+const readPendingSignIn = precompiled((db: Kysely<Database>, param: Param<{ id: string; now: string }>) =>
+  db
+    .selectFrom("twoFactorChallenge as c")
+    .innerJoin("user as u", "u.id", "c.userId")
+    .leftJoin("twoFactor as f", "f.userId", "c.userId")
+    .selectAll("c")
+    .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const))
+    .select(FACTOR_COLUMNS.map((column) => `f.${column} as f_${column}` as const))
+    .where("c.id", "=", param("id"))
+    .where("c.kind", "=", "sign-in")
+    .where("c.expiresAt", ">", param("now")),
+);
+
+const reserveChallengeAttempt = precompiled(
+  (db: Kysely<Database>, param: Param<{ id: string; now: string; max: number }>) =>
+    db
+      .updateTable("twoFactorChallenge")
+      .set({ attempts: sql`${sql.ref("attempts")} + 1` })
+      .where("id", "=", param("id"))
+      .where("expiresAt", ">", param("now"))
+      .where("attempts", "<", param("max"))
+      .returning("attempts"),
+);
+
+type ReserveValues = { id: string; now: string; max: number; lockout: number };
+
+/**
+ * The conditions under which a TOTP code may be counted against a pending sign-in (second-step.ts checks the same
+ * ones one by one): the user has a confirmed authenticator and, with the lockout on (`lockout` 1), is not locked.
+ */
+const totpAnswerable = (param: Param<ReserveValues>) => (eb: ExpressionBuilder<any, any>) =>
+  eb.and([
+    eb("f.verified", "=", dbBool(true)),
+    eb("f.secret", "!=", ""),
+    eb.or([eb(eb.val(param("lockout")), "=", 0), eb("f.lockedUntil", "is", null), eb("f.lockedUntil", "<=", param("now"))]),
+  ]);
+
+/**
+ * PostgreSQL: counts a code against a pending sign-in whose user may answer it with TOTP now, and answers the
+ * challenge, its user and their twoFactor row, in one statement.
+ */
+const reserveTotpAttemptReadAll = precompiled((db: Kysely<Database>, param: Param<ReserveValues>) =>
+  db
+    .updateTable("twoFactorChallenge as c")
+    .from(["user as u", "twoFactor as f"])
+    .set({ attempts: sql`${sql.ref("c.attempts")} + 1` })
+    .where("c.id", "=", param("id"))
+    .where("c.kind", "=", "sign-in")
+    .where("c.expiresAt", ">", param("now"))
+    .where("c.attempts", "<", param("max"))
+    .whereRef("u.id", "=", "c.userId")
+    .whereRef("f.userId", "=", "c.userId")
+    .where(totpAnswerable(param))
+    .returningAll("c")
+    .returning(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const))
+    .returning(FACTOR_COLUMNS.map((column) => `f.${column} as f_${column}` as const)),
+);
+
+/** SQLite (whose RETURNING names the updated table only): the same count and conditions, the challenge answered. */
+const reserveTotpAttempt = precompiled((db: Kysely<Database>, param: Param<ReserveValues>) =>
+  db
+    .updateTable("twoFactorChallenge")
+    .set({ attempts: sql`${sql.ref("attempts")} + 1` })
+    .where("id", "=", param("id"))
+    .where("kind", "=", "sign-in")
+    .where("expiresAt", ">", param("now"))
+    .where("attempts", "<", param("max"))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("twoFactor as f")
+          .innerJoin("user as u", "u.id", "f.userId")
+          .select("f.id")
+          .whereRef("f.userId", "=", "twoFactorChallenge.userId")
+          .where(totpAnswerable(param)),
+      ),
+    )
+    .returning("attempts"),
+);
+
+type StepValues = { userId: string; step: number; now: string };
+
+/** Spends a TOTP step: only a later one than the last accepted; a right code forgets the wrong ones. */
+const acceptStep = precompiled((db: Kysely<Database>, param: Param<StepValues>) =>
+  db
+    .updateTable("twoFactor")
+    .set({ lastTotpStep: param("step"), failedVerificationCount: 0, lockedUntil: null, updatedAt: param("now") })
+    .where("userId", "=", param("userId"))
+    .where("verified", "=", dbBool(true))
+    .where((eb) => eb.or([eb("lastTotpStep", "is", null), eb("lastTotpStep", "<", param("step"))])),
+);
+
+const deleteLiveChallenge = precompiled((db: Kysely<Database>, param: Param<{ id: string; now: string }>) =>
+  db.deleteFrom("twoFactorChallenge").where("id", "=", param("id")).where("expiresAt", ">", param("now")),
+);
+
+/**
+ * PostgreSQL, one statement: the user's twoFactor row locked, then the challenge's (the order of every
+ * transaction that writes both), the step spent, and the challenge deleted only if it was.
+ */
+const acceptStepConsumeChallenge = precompiled((db: Kysely<Database>, param: Param<StepValues & { id: string }>) => ({
+  compile: () =>
+    sql<{ live: number | string; consumed: number | string }>`
+      with factor as (
+        select "userId" from "twoFactor" where "userId" = ${param("userId")} for update
+      ), live as (
+        select "id" from "twoFactorChallenge"
+        where "id" = ${param("id")} and "expiresAt" > ${param("now")} and exists (select 1 from factor)
+        for update
+      ), accepted as (
+        update "twoFactor"
+        set "lastTotpStep" = ${param("step")}, "failedVerificationCount" = 0, "lockedUntil" = null, "updatedAt" = ${param("now")}
+        where "userId" = ${param("userId")} and "verified" = ${dbBool(true)}
+          and ("lastTotpStep" is null or "lastTotpStep" < ${param("step")})
+          and exists (select 1 from live)
+        returning "userId"
+      ), consumed as (
+        delete from "twoFactorChallenge"
+        where "id" in (select "id" from live) and exists (select 1 from accepted)
+        returning "id"
+      )
+      select (select count(*) from live) as live, (select count(*) from consumed) as consumed
+    `.compile(db),
+}));
+
+/** Thrown inside acceptTotpAndConsume's SQLite transaction to roll the accepted step back. */
+class ChallengeGone extends Error {}
+
 /** Pending second steps and email-code enrolments. */
-function challengeStore(db: Kysely<Database>) {
+function challengeStore(db: Kysely<Database>, dialect: Dialect) {
   return {
     async createChallenge(challenge: TwoFactorChallenge): Promise<void> {
-      await db
-        .insertInto("twoFactorChallenge")
-        .values({
-          ...challenge,
-          factors: challenge.factors.length > 0 ? challenge.factors.join(",") : null,
-          rememberMe: dbBool(challenge.rememberMe),
-          otpExpiresAt: challenge.otpExpiresAt ? dbDate(challenge.otpExpiresAt) : null,
-          expiresAt: dbDate(challenge.expiresAt),
-          createdAt: dbDate(challenge.createdAt),
-        })
-        .execute();
+      await insertChallenge(db, dialect, challengeRow(challenge));
+    },
+
+    /**
+     * A pending sign-in's challenge, stored, and the user's twoFactor row (which says what the step may be answered
+     * with): one statement on PostgreSQL, two on SQLite.
+     */
+    async createSignInChallenge(challenge: TwoFactorChallenge): Promise<TwoFactorRecord | null> {
+      const values = challengeRow(challenge);
+      if (dialect === "postgres") {
+        const { rows } = await insertChallengeReadFactor(db, dialect, values);
+        return rows[0] ? toRecord(rows[0]) : null;
+      }
+      await insertChallenge(db, dialect, values);
+      const { rows } = await readFactor(db, dialect, { userId: challenge.userId });
+      return rows[0] ? toRecord(rows[0]) : null;
+    },
+
+    /**
+     * The pending sign-in a cookie's token names (its id), while it lasts, with its user and their twoFactor row,
+     * in one read. Null when there is none (or it is an enrolment's), or its user is gone.
+     */
+    async findPendingSignIn(id: string, now: Date): Promise<PendingSignIn | null> {
+      const { rows } = await readPendingSignIn(db, dialect, { id, now: dbDate(now) });
+      const row = rows[0];
+      if (!row) return null;
+      return { challenge: toChallenge(row), user: toUserFromJoined(row), factor: factorFromJoined(row) };
+    },
+
+    /**
+     * Counts a TOTP code against the pending sign-in `id` names when its user may answer it with TOTP now (a
+     * confirmed authenticator; not locked, with `lockout`), before the code is checked: answers the challenge (its
+     * attempts counting this one), the user and their twoFactor row. Null when any of that does not hold: the caller
+     * then finds out which (second-step.ts), as nothing was counted. One statement on PostgreSQL, two on SQLite.
+     */
+    async reserveTotpAttempt(
+      id: string,
+      { max, now, lockout }: { max: number; now: Date; lockout: boolean },
+    ): Promise<PendingSignIn | null> {
+      const values = { id, max, now: dbDate(now), lockout: lockout ? 1 : 0 };
+      if (dialect === "postgres") {
+        const row = (await reserveTotpAttemptReadAll(db, dialect, values)).rows[0];
+        if (!row) return null;
+        return { challenge: toChallenge(row), user: toUserFromJoined(row), factor: factorFromJoined(row) };
+      }
+      const reserved = (await reserveTotpAttempt(db, dialect, values)).rows[0];
+      if (!reserved) return null;
+      const { rows } = await readPendingSignIn(db, dialect, { id, now: values.now });
+      if (!rows[0]) return null;
+      const pending = { challenge: toChallenge(rows[0]), user: toUserFromJoined(rows[0]), factor: factorFromJoined(rows[0]) };
+      return { ...pending, challenge: { ...pending.challenge, attempts: Number(reserved.attempts) } };
+    },
+
+    /**
+     * A TOTP code's time step against a pending sign-in: the step spent (only a later step than the last one
+     * accepted is, which forgets the user's wrong codes) and the challenge ended, both or neither. "step-spent":
+     * the step was spent already (nothing changed); "gone": the challenge is over or used (nothing changed).
+     * One statement on PostgreSQL; on SQLite the two writes in a transaction, rolled back when the challenge is gone.
+     */
+    async acceptTotpAndConsume(id: string, userId: string, step: number, now: Date): Promise<TotpOutcome> {
+      const values = { id, userId, step, now: dbDate(now) };
+      if (dialect === "postgres") {
+        const counts = (await acceptStepConsumeChallenge(db, dialect, values)).rows[0]!;
+        if (Number(counts.consumed) === 1) return "consumed";
+        return Number(counts.live) === 1 ? "step-spent" : "gone";
+      }
+      const run = async (trx: Kysely<Database>): Promise<TotpOutcome> => {
+        if (Number((await acceptStep(trx, dialect, values)).numAffectedRows) !== 1) return "step-spent";
+        if (Number((await deleteLiveChallenge(trx, dialect, values)).numAffectedRows) !== 1) throw new ChallengeGone();
+        return "consumed";
+      };
+      try {
+        return db.isTransaction ? await run(db) : await db.transaction().execute(run);
+      } catch (error) {
+        if (error instanceof ChallengeGone) return "gone";
+        throw error;
+      }
     },
 
     /** The challenge, while it lasts. */
@@ -334,14 +610,7 @@ function challengeStore(db: Kysely<Database>) {
      * gone, over, or has had `max` codes already. One statement: `max` codes at most, however many run at once.
      */
     async reserveAttempt(id: string, max: number, now: Date): Promise<number | null> {
-      const row = await db
-        .updateTable("twoFactorChallenge")
-        .set({ attempts: sql`${sql.ref("attempts")} + 1` })
-        .where("id", "=", id)
-        .where("expiresAt", ">", dbDate(now))
-        .where("attempts", "<", max)
-        .returning("attempts")
-        .executeTakeFirst();
+      const row = (await reserveChallengeAttempt(db, dialect, { id, max, now: dbDate(now) })).rows[0];
       return row ? Number(row.attempts) : null;
     },
 
@@ -387,12 +656,10 @@ function challengeStore(db: Kysely<Database>) {
       await db.deleteFrom("twoFactorChallenge").where("userId", "=", userId).execute();
     },
 
-    async deleteExpiredChallenges(userId: string, now: Date): Promise<void> {
-      await db
-        .deleteFrom("twoFactorChallenge")
-        .where("userId", "=", userId)
-        .where("expiresAt", "<=", dbDate(now))
-        .execute();
+    /** Every challenge that is over, whoever's (the module's periodic sweep: policy.ts). */
+    async deleteExpiredChallenges(now: Date): Promise<number> {
+      const result = await db.deleteFrom("twoFactorChallenge").where("expiresAt", "<=", dbDate(now)).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }
@@ -471,11 +738,11 @@ function trustedDeviceStore(db: Kysely<Database>) {
 }
 
 /** The two-factor module's repositories over one connection (or one transaction). */
-export function twoFactorRepositories(db: Kysely<Database>) {
+export function twoFactorRepositories(db: Kysely<Database>, dialect: Dialect) {
   return {
     twoFactors: factorStore(db),
     twoFactorBackupCodes: backupCodeStore(db),
-    twoFactorChallenges: challengeStore(db),
+    twoFactorChallenges: challengeStore(db, dialect),
     trustedDevices: trustedDeviceStore(db),
   };
 }
