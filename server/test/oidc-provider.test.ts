@@ -384,6 +384,46 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect((await oidc.tokenIntrospection(opaqueConfig, token.access_token)).active).toBe(false);
   });
 
+  it("does not let an administrator impersonating a user sign that user in to an application", async () => {
+    const { user } = await signedIn();
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    expect((await admin.post("/admin/impersonate-user", { userId: user.id })).status).toBe(200);
+    const { landed } = await authorize(firstParty, admin);
+    const answer = new URL(landed.url);
+    expect(answer.origin + answer.pathname).toBe(REDIRECT);
+    expect(answer.searchParams.get("error")).toBe("access_denied");
+    expect(answer.searchParams.get("code")).toBeNull();
+  });
+
+  it("gives a web client set to JWT access tokens an RFC 9068 token for its API, beside its ID token", async () => {
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    const created = await admin.post("/admin/oauth2/create-client", {
+      name: "Reports",
+      type: "web",
+      redirectURLs: [REDIRECT],
+      scopes: ["openid", "email", "reports:read"],
+      accessTokenFormat: "jwt",
+      audience: [API],
+      skipConsent: true,
+      signingAlg: "ES256",
+    });
+    expect(created.status).toBe(200);
+    const reports = await discover(created.body.client.clientId, oidc.ClientSecretBasic(created.body.clientSecret));
+    const { browser, user } = await signedIn();
+    const { landed, verifier, state, nonce } = await authorize(reports, browser, { scope: "openid email reports:read" });
+    const tokens = await oidc.authorizationCodeGrant(reports, new URL(landed.url), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const access = await jwtVerify(tokens.access_token, jwks, { issuer: server.url, audience: API, typ: "at+jwt" });
+    expect(access.payload).toMatchObject({ sub: user.id, client_id: created.body.client.clientId });
+    expect(String(access.payload.scope).split(" ")).toContain("reports:read");
+    const id = await jwtVerify(tokens.id_token!, jwks, { issuer: server.url, audience: created.body.client.clientId });
+    expect(id.protectedHeader.alg).toBe("ES256");
+    expect(id.payload.email).toBe(user.email);
+    // A token for an API is not a userinfo token.
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+  });
+
   it("refuses a code redeemed twice and revokes the tokens the first redemption issued", async () => {
     const { browser } = await signedIn();
     const { landed, verifier, state, nonce } = await authorize(dashboard, browser, { scope: "openid offline_access", prompt: "consent" });

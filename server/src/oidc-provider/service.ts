@@ -233,7 +233,9 @@ export class OidcService {
     policy.get("login").checks.add(
       new interactionPolicy.Check("gatehouse_session", "End-User authentication is required", "login_required", async (ctx) => {
         const session = await gatehouseSession(ctx);
-        return !session || session.user.id !== ctx.oidc.session?.accountId;
+        // An administrator's impersonation session never signs the user in to an application (the interaction
+        // route refuses it).
+        return !session || session.session.impersonatedBy !== null || session.user.id !== ctx.oidc.session?.accountId;
       }),
       1,
     );
