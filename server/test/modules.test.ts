@@ -229,6 +229,7 @@ describe("composing modules", () => {
       "0011-passkey",
       "0012-passwordless",
       "0013-organization-require-two-factor",
+      "0014-oidc-provider",
       "0016-new-device",
     ]);
   });
