@@ -7,7 +7,7 @@ import { PageHeading } from "../../components/page-heading";
 import { SignOutButton } from "../../components/sign-out-button";
 import { Alert } from "../../components/ui/alert";
 import { Card } from "../../components/ui/card";
-import { useAfterFirstPaint } from "../../lib/use-after-first-paint";
+import { usePaintedSlices } from "../../lib/use-after-first-paint";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useErrorSentence } from "../../lib/use-error-sentence";
 import { DeleteAccountCard } from "./delete-account-card";
@@ -21,7 +21,7 @@ import { useHasPassword } from "./use-has-password";
 import styles from "./account-page.module.css";
 
 /*
- * Each card reads what it shows itself (the data layer, the session); the page's own re-renders (its second slice
+ * Each card reads what it shows itself (the data layer, the session); the page's own re-renders (its later slices
  * below, the accounts answer behind useHasPassword, the address's hash) leave them as they are.
  */
 const Profile = memo(ProfileCard);
@@ -66,14 +66,17 @@ export function AccountPage() {
   const { hash } = useLocation();
   useDocumentTitle(t("account.title"));
   const hasPassword = useHasPassword();
-  // The page is drawn in two slices, each a task of its own: the cards a phone shows first, then, once they are
-  // painted, the rest (its data is in already: router.tsx reads it before the first render).
-  const rest = useAfterFirstPaint();
+  // The page is drawn in slices, each a task of its own once the one before is painted (its data is in already:
+  // router.tsx reads it before the first render): first what a phone shows on opening it (the heading, the notices
+  // and the profile), then the sign-in details, the connected accounts and sessions, and last the sign-out and
+  // deletion cards.
+  const slices = usePaintedSlices(4);
 
-  // Client-side navigation does not scroll to "#sessions" by itself; the cards it names are in the second slice.
+  // Client-side navigation does not scroll to "#sessions" by itself; the cards it names are in a later slice.
+  const drawn = slices === 4;
   useEffect(() => {
-    if (hash && rest) document.getElementById(hash.slice(1))?.scrollIntoView();
-  }, [hash, rest]);
+    if (hash && drawn) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash, drawn]);
 
   return (
     <div className={styles.page}>
@@ -81,15 +84,23 @@ export function AccountPage() {
       <EmailChangeNotice />
       <EmailVerificationBanner />
       <Profile />
-      <Email />
-      {hasPassword === false ? <SetPassword /> : <Password />}
-      <p>
-        <Link to="/account/security">{t("security.accountLink")} →</Link>
-      </p>
-      {rest ? (
+      {slices >= 2 ? (
+        <>
+          <Email />
+          {hasPassword === false ? <SetPassword /> : <Password />}
+          <p>
+            <Link to="/account/security">{t("security.accountLink")} →</Link>
+          </p>
+        </>
+      ) : null}
+      {slices >= 3 ? (
         <>
           <LinkedAccounts id="connected-accounts" />
           <Sessions id="sessions" />
+        </>
+      ) : null}
+      {slices >= 4 ? (
+        <>
           <Card
             title={t("account.signOut.heading")}
             description={t("account.signOut.description")}
