@@ -822,6 +822,7 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
       expect(answer.status).toBe(201);
       const body = (await answer.json()) as Record<string, unknown>;
       expect(typeof body.client_secret).toBe("string");
+      expect(body).not.toHaveProperty("gatehouse");
       const stored = await open.gatehouse.runtime.stores.oidcClients.findClient(String(body.client_id));
       expect(stored).toMatchObject({ source: "registration", skipConsent: false, type: "web", name: "Registered" });
       expect(stored!.secretHash).not.toBe(body.client_secret);

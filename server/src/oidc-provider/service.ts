@@ -473,6 +473,8 @@ export class OidcService {
         return;
       }
       const route = ctx.oidc?.route;
+      // Our settings ride in one extra metadata property: a registration's answer does not show it.
+      if (route === "registration" && ctx.body && typeof ctx.body === "object") delete (ctx.body as Record<string, unknown>)[GATEHOUSE_METADATA];
       // Each authorization records the Gatehouse session's active organization for the grant (the
       // active_organization claim of the tokens issued from it).
       if ((route === "authorization" || route === "resume") && ctx.oidc.entities.AuthorizationCode && ctx.oidc.grant) {
