@@ -13,6 +13,58 @@ export type ISODateString = string;
 
 // ---- Named shapes (zod schemas with .meta({ id })) -------------------------------------------------------------------
 
+/** A security event with its actor's and user's name and address */
+export interface AdminAuditEvent {
+  /** Stable id (a webhook's webhook-id) */
+  id: string;
+  /** Increasing with each event: the order of the log */
+  seq: number;
+  /** noun.past_verb (README "Security events") */
+  type: string;
+  createdAt: ISODateString;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** The type's payload (README "Security events"); never a secret */
+  data: Record<string, unknown>;
+  /** Who did it: the user, the administrator (also while impersonating), or null */
+  actorId: string | null;
+  /** The user it was done to */
+  userId: string | null;
+  organizationId: string | null;
+  /** That user now; null when there is none or they no longer exist */
+  actor: {
+    id: string;
+    email: string;
+    name: string;
+  } | null;
+  /** That user now; null when there is none or they no longer exist */
+  user: {
+    id: string;
+    email: string;
+    name: string;
+  } | null;
+}
+
+/** A security event of the audit log */
+export interface AuditEvent {
+  /** Stable id (a webhook's webhook-id) */
+  id: string;
+  /** Increasing with each event: the order of the log */
+  seq: number;
+  /** noun.past_verb (README "Security events") */
+  type: string;
+  createdAt: ISODateString;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** The type's payload (README "Security events"); never a secret */
+  data: Record<string, unknown>;
+  /** Who did it: the user, the administrator (also while impersonating), or null */
+  actorId: string | null;
+  /** The user it was done to */
+  userId: string | null;
+  organizationId: string | null;
+}
+
 export interface Invitation {
   id: string;
   organizationId: string;
@@ -226,6 +278,24 @@ export interface PasskeyRegistrationOptions {
   };
   extensions?: Record<string, unknown>;
   hints?: string[];
+}
+
+/** A security event of the signed-in user's own account */
+export interface SecurityEvent {
+  /** Stable id (a webhook's webhook-id) */
+  id: string;
+  /** Increasing with each event: the order of the log */
+  seq: number;
+  /** noun.past_verb (README "Security events") */
+  type: string;
+  createdAt: ISODateString;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** The type's payload (README "Security events"); never a secret */
+  data: Record<string, unknown>;
+  organizationId: string | null;
+  /** self: the user did it; other: someone else (an administrator, an organization owner); none: nobody signed in */
+  actor: "self" | "other" | "none";
 }
 
 export interface Session {
@@ -443,6 +513,32 @@ export interface AdminImpersonateUserBody {
 }
 
 export type AdminImpersonateUserData = SessionData;
+
+export interface AdminListEventsQuery {
+  /** The user the events were done to */
+  userId?: string;
+  /** Who did them (an administrator, while impersonating too) */
+  actorId?: string;
+  organizationId?: string;
+  /** The client address, exactly */
+  ip?: string;
+  /** Event types, comma-separated: exact (user.banned), prefixes (user.*), or * */
+  type?: string;
+  /** From this time on (inclusive), ISO 8601 */
+  from?: string;
+  /** Before this time (exclusive), ISO 8601 */
+  to?: string;
+  /** Events per page (default 50, at most 200) */
+  limit?: number | string;
+  /** The previous page's nextCursor; absent: the newest events */
+  cursor?: string;
+}
+
+export interface AdminListEventsData {
+  events: AdminAuditEvent[];
+  /** Pass as cursor for the next (older) page; null on the last one */
+  nextCursor: string | null;
+}
 
 export interface AdminListOrganizationsQuery {
   searchValue?: string;
@@ -957,6 +1053,21 @@ export type ListAccountsData = Array<{
   scopes: string[];
 }>;
 
+export interface ListSecurityEventsQuery {
+  /** Event types, comma-separated: exact (user.banned), prefixes (user.*), or * */
+  type?: string;
+  /** Events per page (default 50, at most 200) */
+  limit?: number | string;
+  /** The previous page's nextCursor; absent: the newest events */
+  cursor?: string;
+}
+
+export interface ListSecurityEventsData {
+  events: SecurityEvent[];
+  /** Pass as cursor for the next (older) page; null on the last one */
+  nextCursor: string | null;
+}
+
 export type ListSessionsData = Session[];
 
 export interface MagicLinkVerifyQuery {
@@ -1164,6 +1275,23 @@ export interface OrganizationLeaveBody {
 export type OrganizationLeaveData = MemberWithUser;
 
 export type OrganizationListData = Organization[];
+
+export interface OrganizationListEventsQuery {
+  /** Default: the session's active organization */
+  organizationId?: string;
+  /** Event types, comma-separated: exact (user.banned), prefixes (user.*), or * */
+  type?: string;
+  /** Events per page (default 50, at most 200) */
+  limit?: number | string;
+  /** The previous page's nextCursor; absent: the newest events */
+  cursor?: string;
+}
+
+export interface OrganizationListEventsData {
+  events: AuditEvent[];
+  /** Pass as cursor for the next (older) page; null on the last one */
+  nextCursor: string | null;
+}
 
 export interface OrganizationListInvitationsQuery {
   organizationId?: string;
@@ -1693,6 +1821,24 @@ export type VerifyEmailData = {
 
 // ---- Each navigation route's query string ----------------------------------------------------------------------------
 
+export interface AdminExportEventsQuery {
+  /** The user the events were done to */
+  userId?: string;
+  /** Who did them (an administrator, while impersonating too) */
+  actorId?: string;
+  organizationId?: string;
+  /** The client address, exactly */
+  ip?: string;
+  /** Event types, comma-separated: exact (user.banned), prefixes (user.*), or * */
+  type?: string;
+  /** From this time on (inclusive), ISO 8601 */
+  from?: string;
+  /** Before this time (exclusive), ISO 8601 */
+  to?: string;
+  /** Rows at most (default 10000, at most 100000) */
+  limit?: number | string;
+}
+
 export interface CallbackByIdQuery {
   code?: string | string[];
   state?: string | string[];
@@ -1727,6 +1873,7 @@ export const ROUTES = {
   "/admin/get-user": { method: "GET", query: shape<AdminGetUserQuery>(), data: shape<AdminGetUserData>() },
   "/admin/has-permission": { method: "POST", body: shape<AdminHasPermissionBody>(), data: shape<AdminHasPermissionData>() },
   "/admin/impersonate-user": { method: "POST", changesSession: true, body: shape<AdminImpersonateUserBody>(), data: shape<AdminImpersonateUserData>() },
+  "/admin/list-events": { method: "GET", query: shape<AdminListEventsQuery>(), data: shape<AdminListEventsData>() },
   "/admin/list-organizations": { method: "GET", query: shape<AdminListOrganizationsQuery>(), data: shape<AdminListOrganizationsData>() },
   "/admin/list-roles": { method: "GET", data: shape<AdminListRolesData>() },
   "/admin/list-user-factors": { method: "GET", query: shape<AdminListUserFactorsQuery>(), data: shape<AdminListUserFactorsData>() },
@@ -1769,6 +1916,7 @@ export const ROUTES = {
   "/is-username-available": { method: "POST", body: shape<IsUsernameAvailableBody>(), data: shape<IsUsernameAvailableData>() },
   "/link-social": { method: "POST", body: shape<LinkSocialBody>(), data: shape<LinkSocialData>() },
   "/list-accounts": { method: "GET", data: shape<ListAccountsData>() },
+  "/list-security-events": { method: "GET", query: shape<ListSecurityEventsQuery>(), data: shape<ListSecurityEventsData>() },
   "/list-sessions": { method: "GET", data: shape<ListSessionsData>() },
   "/magic-link/verify": { method: "GET", changesSession: true, query: shape<MagicLinkVerifyQuery>(), data: shape<MagicLinkVerifyData>() },
   "/oauth2/consent": { method: "POST", body: shape<Oauth2ConsentBody>(), data: shape<Oauth2ConsentData>() },
@@ -1792,6 +1940,7 @@ export const ROUTES = {
   "/organization/invite-member": { method: "POST", body: shape<OrganizationInviteMemberBody>(), data: shape<OrganizationInviteMemberData>() },
   "/organization/leave": { method: "POST", changesSession: true, body: shape<OrganizationLeaveBody>(), data: shape<OrganizationLeaveData>() },
   "/organization/list": { method: "GET", data: shape<OrganizationListData>() },
+  "/organization/list-events": { method: "GET", query: shape<OrganizationListEventsQuery>(), data: shape<OrganizationListEventsData>() },
   "/organization/list-invitations": { method: "GET", query: shape<OrganizationListInvitationsQuery>(), data: shape<OrganizationListInvitationsData>() },
   "/organization/list-members": { method: "GET", query: shape<OrganizationListMembersQuery>(), data: shape<OrganizationListMembersData>() },
   "/organization/list-team-members": { method: "GET", query: shape<OrganizationListTeamMembersQuery>(), data: shape<OrganizationListTeamMembersData>() },
@@ -1849,6 +1998,7 @@ export const ROUTES = {
  * their answer is a redirect or an HTML page. The client builds their URLs (`client.$url`).
  */
 export const NAVIGATIONS = {
+  "/admin/export-events": { params: [], query: shape<AdminExportEventsQuery>() },
   "/callback/:id": { params: ["id"], query: shape<CallbackByIdQuery>() },
   "/error": { params: [], query: shape<ErrorQuery>() },
   "/oauth2/interaction/:uid": { params: ["uid"] },
@@ -2027,15 +2177,18 @@ export const ERROR_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_EXPORT_EVENTS",
   "YOU_ARE_NOT_ALLOWED_TO_GET_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_GET_ORGANIZATION",
   "YOU_ARE_NOT_ALLOWED_TO_GET_USER",
   "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS",
   "YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE",
   "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_EVENTS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS_FOR_THIS_ORGANIZATION",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_ORGANIZATIONS",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_THIS_ORGANIZATIONS_EVENTS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_FACTORS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_OIDC_GRANTS",

@@ -74,6 +74,17 @@ export interface GatehouseModule<
    * turns the module on.
    */
   mount?(runtime: Runtime): ModuleMount;
+  /**
+   * Background work the module runs while the service does (a timer, a dispatcher): called once by createGatehouse
+   * for every installed module, whatever `enabled` says (the work checks the configuration itself); what it answers
+   * is stopped by `gatehouse.close()`. Timers it starts should be unref'd.
+   */
+  start?(runtime: Runtime): { stop(): void | Promise<void> } | void;
+  /**
+   * The lowest security-event `seq` the module still needs (an outbox reader's oldest undelivered event), or null
+   * when it needs none: the audit log's retention prune (events/prune.ts) never deletes that event or a later one.
+   */
+  retainEventsFrom?(stores: Transactional<CoreRepositories & Repositories>, config: Config): Promise<number | null>;
 }
 
 /**

@@ -211,6 +211,11 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     );
   }, 3_600_000);
   sweep.unref();
+  // The modules' background work (the audit log's prune, ...), stopped by close().
+  const started = modules.flatMap((module) => {
+    const running = module.start?.(runtime);
+    return running ? [running] : [];
+  });
 
   return {
     config,
@@ -225,6 +230,7 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     async close() {
       clearInterval(sweep);
       for (const mount of mounts) mount.close?.();
+      await Promise.allSettled(started.map((running) => running.stop()));
       await Promise.allSettled([
         context.hasher ? undefined : hasher.close(),
         context.secondaryStorage ? undefined : storage.close(),

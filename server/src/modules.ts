@@ -6,6 +6,8 @@ import type { AdminRepositories } from "./admin/store/index.js";
 import type { AnyEndpoint } from "./http/endpoint.js";
 import { newDeviceModule } from "./new-device/module.js";
 import type { NewDeviceRepositories } from "./new-device/store/index.js";
+import { eventsModule } from "./events/module.js";
+import type { EventRepositories } from "./events/store/index.js";
 import { oidcProviderModule } from "./oidc-provider/module.js";
 import type { OidcRepositories } from "./oidc-provider/store/index.js";
 import { organizationModule } from "./organization/module.js";
@@ -33,11 +35,11 @@ import type { TwoFactorRepositories } from "./two-factor/store/index.js";
 export type { AnyModule, GatehouseModule } from "./gatehouse-module.js";
 
 /** The installed modules: their tables are part of every database, their routes answer when enabled. */
-export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, passkeyModule, magicLinkModule, emailOtpModule, twoFactorModule, newDeviceModule, oidcProviderModule];
+export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, passkeyModule, magicLinkModule, emailOtpModule, twoFactorModule, eventsModule, newDeviceModule, oidcProviderModule];
 
 /** The runtime's stores: core's repositories and every installed module's, with transaction(fn). */
 export type Stores = Transactional<
-  CoreRepositories & OrganizationRepositories & AdminRepositories & PasskeyRepositories & PasswordlessRepositories & TwoFactorRepositories & NewDeviceRepositories & OidcRepositories
+  CoreRepositories & OrganizationRepositories & AdminRepositories & PasskeyRepositories & PasswordlessRepositories & TwoFactorRepositories & EventRepositories & NewDeviceRepositories & OidcRepositories
 >;
 
 export interface StoreOptions extends SessionStoreOptions {

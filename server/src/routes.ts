@@ -1,6 +1,7 @@
 import { signInEmail, signUpEmail } from "./credentials/email-password-routes.js";
 import { isUsernameAvailable, signInUsername } from "./credentials/username-routes.js";
 import { adminModule } from "./admin/module.js";
+import { eventsModule } from "./events/module.js";
 import { error, features, ok } from "./http/system-routes.js";
 import { oidcProviderModule } from "./oidc-provider/module.js";
 import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./social/account-routes.js";
@@ -73,6 +74,7 @@ export const ENDPOINTS = {
   ...twoFactorModule.endpoints,
   ...passkeyModule.endpoints,
   ...oidcProviderModule.endpoints,
+  ...eventsModule.endpoints,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -230,6 +230,7 @@ describe("composing modules", () => {
       "0012-passwordless",
       "0013-organization-require-two-factor",
       "0014-oidc-provider",
+      "0015-events",
       "0016-new-device",
     ]);
   });

@@ -25,6 +25,8 @@ export const STATEMENTS = {
   organization: ["list", "get"],
   /** A user's sign-in factors (factor-routes.ts): what they have (never a secret), and removing them. */
   factors: ["list", "reset"],
+  /** The audit log (events/routes.ts): search it, and export it as CSV. */
+  auditLog: ["list", "export"],
   /** The OpenID Provider's clients (oidc-provider/admin-routes.ts): see, register, change, remove them. */
   oidcClient: ["list", "get", "create", "update", "delete"],
   /** What users granted OpenID clients (oidc-provider/admin-routes.ts): see and revoke a user's grants. */
@@ -43,10 +45,11 @@ export const ROLES: { readonly admin: RoleActions; readonly user: RoleActions } 
     session: STATEMENTS.session,
     organization: STATEMENTS.organization,
     factors: STATEMENTS.factors,
+    auditLog: STATEMENTS.auditLog,
     oidcClient: STATEMENTS.oidcClient,
     oidcGrant: STATEMENTS.oidcGrant,
   },
-  user: { user: [], session: [], organization: [], factors: [], oidcClient: [], oidcGrant: [] },
+  user: { user: [], session: [], organization: [], factors: [], auditLog: [], oidcClient: [], oidcGrant: [] },
 };
 
 /**

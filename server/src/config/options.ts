@@ -3,6 +3,7 @@ import { CREDENTIAL_FIXED_CODES } from "../credentials/messages.js";
 import type { User } from "../storage/models.js";
 import { oidcProviderOptionsSchema } from "./oidc-provider-options.js";
 import { accountOptionsSchema, socialProvidersSchema } from "./social-options.js";
+import { webhookOptionsSchema } from "./webhook-options.js";
 
 /**
  * Every option of `createGatehouse(options)` and its default, in one place.
@@ -343,6 +344,8 @@ export const optionsSchema = z
           .prefault({}),
       })
       .prefault({}),
+    /** Signed webhooks of the security events (server/src/webhooks/, README "Webhooks"; webhook-options.ts). */
+    webhooks: webhookOptionsSchema,
     /** The OpenID Provider (server/src/oidc-provider/, README "OpenID Provider"; oidc-provider-options.ts). */
     oidcProvider: oidcProviderOptionsSchema,
     /**
@@ -433,6 +436,17 @@ export const optionsSchema = z
         concurrency: z.number().int().min(1).max(64).optional(),
         /** Worker-thread niceness for hashing, so sessions are served first under a sign-in storm. */
         workerNice: z.number().int().min(0).max(19).default(19),
+      })
+      .prefault({}),
+    /**
+     * Security events (server/src/events/, README "Security events"): every change of security state is written to
+     * the audit log in the transaction that makes it. Off: nothing is written and the log's routes answer 404.
+     */
+    events: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        /** Days an event is kept; older ones are pruned hourly in the background. 0 keeps them for ever. */
+        retentionDays: z.number().int().min(0).max(36_500).default(90),
       })
       .prefault({}),
     logger: z

@@ -5,6 +5,7 @@ import type { Runtime } from "../runtime.js";
 import type { Account, CoreStores as Stores, Session } from "../storage/index.js";
 import { needsRehash, storedHashFormat } from "./hash-formats.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
+import type { ExtraRow } from "../storage/new-user.js";
 import type { NewUser } from "../storage/users.js";
 import { CREDENTIAL_MESSAGES } from "./messages.js";
 import { usernameTakenError } from "./username.js";
@@ -47,8 +48,8 @@ export async function setCredentialPassword(stores: Stores, userId: string, hash
 }
 
 /**
- * Creates a user and, given a password hash, their credential account, and, given one, their first session: all
- * or nothing (storage/new-user.ts). Hash before calling: no connection or write lock is held while scrypt runs
+ * Creates a user and, given a password hash, their credential account, and, given one, their first session (and
+ * the extra rows: the sign-up's events): all or nothing (storage/new-user.ts). Hash before calling: no connection or write lock is held while scrypt runs
  * (PERF-NOTES.md item 3). When a racing request took the username meanwhile, throws 422 username taken; when it
  * took the email, the unique violation itself (callers word that one differently).
  */
@@ -57,12 +58,14 @@ export async function insertUserWithPassword(
   user: NewUser,
   hash: string | null,
   session?: Session,
+  extraRows: readonly ExtraRow[] = [],
 ): Promise<void> {
   try {
     await runtime.stores.signUps.insertNewUser({
       user,
       account: hash ? newCredentialAccount(user.id, hash, user.createdAt) : null,
       session,
+      extraRows,
     });
   } catch (error) {
     if (isUniqueViolation(error) && user.username && (await runtime.stores.users.findUserByUsername(user.username))) {

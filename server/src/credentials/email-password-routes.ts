@@ -8,13 +8,16 @@ import { USER_MESSAGES } from "../user/messages.js";
 import { insertUserWithPassword, upgradePasswordHash } from "./credential-account.js";
 import { CREDENTIAL_MESSAGES } from "./messages.js";
 import { checkNewPassword } from "./rules.js";
-import { secondStepAnswerSchema, signIn, type SignInMethod } from "../session/sign-in.js";
+import { recordFailedSignIn, secondStepAnswerSchema, signIn, type SignInMethod } from "../session/sign-in.js";
+import type { SignInFailureReason } from "../events/types.js";
 import { displayUsernameSchema, usernameChanges, usernameSchema } from "./username.js";
 import { inBackground } from "../verification/background.js";
 import { sendVerificationMail } from "../verification/mail.js";
 import { markRegistrant, registrantSetCookie } from "../verification/registrant-cookie.js";
 import { toLanguage } from "../email/language.js";
+import { buildEventRow, eventInsert } from "../events/emit.js";
 import type { Session, User } from "../storage/index.js";
+import type { ExtraRow } from "../storage/new-user.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
@@ -76,9 +79,14 @@ export const signUpEmail = defineEndpoint({
 
     const hash = await runtime.hasher.hash(body.password);
     const user = newUserRecord({ ...fields, ...names, lang }, runtime.now());
-    // The first session is written with the user and their password, in the same statement or transaction.
-    const insert = (session?: Session) =>
-      insertUserWithPassword(runtime, user, hash, session).catch((error: unknown) => {
+    // The first session is written with the user, their password and the events (user.created, then the sign-in's),
+    // in the same statement or transaction.
+    const created = eventInsert(
+      runtime.stores,
+      buildEventRow(ctx, "user.created", { userId: user.id, actorId: user.id, data: { method: "sign-up", email } }),
+    );
+    const insert = (session?: Session, signInRows: readonly ExtraRow[] = []) =>
+      insertUserWithPassword(runtime, user, hash, session, [...created, ...signInRows]).catch((error: unknown) => {
         throw isUniqueViolation(error) ? new APIError("UNPROCESSABLE_ENTITY", CREDENTIAL_MESSAGES.USER_ALREADY_EXISTS) : error;
       });
     // Signing in goes through the one way in (session/sign-in.ts), which hands the session back to be stored here.
@@ -139,7 +147,9 @@ export const signInEmail = defineEndpoint({
     if (body.password.length > runtime.config.emailAndPassword.maxPasswordLength) {
       throw new APIError("BAD_REQUEST", CREDENTIAL_MESSAGES.PASSWORD_TOO_LONG);
     }
-    const user = await verifyEmailPassword(runtime, email, body.password);
+    const user = await verifyEmailPassword(runtime, email, body.password, (userId, reason) =>
+      recordFailedSignIn(ctx, "email", reason, userId),
+    );
     return completeSignIn(ctx, user, body, CREDENTIAL_MESSAGES.EMAIL_NOT_VERIFIED, "email");
   },
 });
@@ -163,6 +173,7 @@ export async function completeSignIn(
         sendVerificationMail(ctx, found, { callbackURL: body.callbackURL }),
       );
     }
+    await recordFailedSignIn(ctx, method, "email_not_verified", found.id);
     // The password was right: a verification link opened in this browser keeps it (registrant-cookie.ts).
     throw new APIError("FORBIDDEN", notVerifiedMessage, {
       headers: { "set-cookie": registrantSetCookie(runtime.config, found.id) },
@@ -190,20 +201,39 @@ export async function verifyUserPassword(
   password: string,
   failure: string,
   identifier: AccountKey,
+  onRefused?: RefusalRecorder,
 ): Promise<User> {
-  const right = await limitPasswordCheck(runtime, found ? `user:${found.user.id}` : identifier, async () => {
-    if (found?.password) return runtime.hasher.verify(found.password, password);
-    await runtime.hasher.verifyDummy(password);
-    return false;
-  });
-  if (!right || !found?.password) throw new APIError("UNAUTHORIZED", failure);
+  let right: boolean;
+  try {
+    right = await limitPasswordCheck(runtime, found ? `user:${found.user.id}` : identifier, async () => {
+      if (found?.password) return runtime.hasher.verify(found.password, password);
+      await runtime.hasher.verifyDummy(password);
+      return false;
+    });
+  } catch (error) {
+    // The account's limit: too many wrong passwords, this check waits.
+    if (error instanceof APIError && error.status === 429) await onRefused?.(found?.user.id ?? null, "locked_out");
+    throw error;
+  }
+  if (!right || !found?.password) {
+    await onRefused?.(found?.user.id ?? null, "invalid_credentials");
+    throw new APIError("UNAUTHORIZED", failure);
+  }
   // An imported hash (gatehouse import) becomes Gatehouse's scrypt at the first sign-in that proves the password.
   await upgradePasswordHash(runtime, found.user.id, found.password, password);
   return found.user;
 }
 
 /** Checks an email and password (401 Invalid email or password on any failure). */
-export async function verifyEmailPassword(runtime: Runtime, email: string, password: string): Promise<User> {
+export async function verifyEmailPassword(
+  runtime: Runtime,
+  email: string,
+  password: string,
+  onRefused?: RefusalRecorder,
+): Promise<User> {
   const found = await runtime.stores.users.findUserAndPassword("email", email);
-  return verifyUserPassword(runtime, found, password, CREDENTIAL_MESSAGES.INVALID_EMAIL_OR_PASSWORD, `email:${email}`);
+  return verifyUserPassword(runtime, found, password, CREDENTIAL_MESSAGES.INVALID_EMAIL_OR_PASSWORD, `email:${email}`, onRefused);
 }
+
+/** Told why a password sign-in was refused, and whose account it was when known (sign_in.failed). */
+export type RefusalRecorder = (userId: string | null, reason: SignInFailureReason) => Promise<void>;

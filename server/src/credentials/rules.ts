@@ -3,6 +3,7 @@ import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/models.js";
+import { emitEvent } from "../events/emit.js";
 import { CREDENTIAL_MESSAGES } from "./messages.js";
 
 /** Password length bounds (SPEC.md section 5), checked wherever a new password is chosen. */
@@ -21,15 +22,16 @@ export function isBanned(user: User, now: Date): boolean {
  * The ban check of the one way in (session/sign-in.ts), which every sign-in method ends in. Returns the user, with
  * a ban that has run out lifted and written back, or null while a ban holds.
  */
-export async function admitUser(runtime: Runtime, user: User): Promise<User | null> {
+export async function admitUser(ctx: EndpointContext, user: User): Promise<User | null> {
+  const { runtime } = ctx;
   if (!user.banned) return user;
   const now = runtime.now();
   if (isBanned(user, now)) return null;
-  const lifted = await runtime.stores.users.updateUser(user.id, {
-    banned: false,
-    banReason: null,
-    banExpires: null,
-    updatedAt: now,
+  const lifted = await runtime.stores.transaction(async (tx) => {
+    const updated = await tx.users.updateUser(user.id, { banned: false, banReason: null, banExpires: null, updatedAt: now });
+    // Lifted by time, not by anyone: the system's event.
+    if (updated) await emitEvent(tx, ctx, "user.unbanned", { userId: user.id, actorId: null, data: { expired: true } });
+    return updated;
   });
   return lifted ?? user;
 }

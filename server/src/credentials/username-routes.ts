@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { completeSignIn, signInResponseSchema, verifyUserPassword } from "./email-password-routes.js";
+import { recordFailedSignIn } from "../session/sign-in.js";
 import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "./messages.js";
 import { normalizeUsername, usernameSchema } from "./username.js";
 
@@ -35,6 +36,7 @@ export const signInUsername = defineEndpoint({
       body.password,
       CREDENTIAL_MESSAGES.INVALID_USERNAME_OR_PASSWORD,
       `username:${username}`,
+      (userId, reason) => recordFailedSignIn(ctx, "username", reason, userId),
     );
     return completeSignIn(ctx, user, body, CREDENTIAL_FIXED_CODES.EMAIL_NOT_VERIFIED, "username");
   },

@@ -1,5 +1,6 @@
 import { ADMIN_FIXED_CODES, ADMIN_MESSAGES } from "../admin/messages.js";
 import { CREDENTIAL_FIXED_CODES, CREDENTIAL_MESSAGES } from "../credentials/messages.js";
+import { EVENTS_MESSAGES } from "../events/messages.js";
 import { OIDC_MESSAGES } from "../oidc-provider/messages.js";
 import { ORG_FIXED_CODES, ORG_MESSAGES } from "../organization/messages.js";
 import { EMAIL_OTP_MESSAGES, MAGIC_LINK_MESSAGES } from "../passwordless/messages.js";
@@ -31,6 +32,7 @@ export const ERROR_CATALOGUES = {
   emailOtp: EMAIL_OTP_MESSAGES,
   twoFactor: TWO_FACTOR_MESSAGES,
   oidcProvider: OIDC_MESSAGES,
+  events: EVENTS_MESSAGES,
 } as const;
 
 /**

@@ -16,6 +16,7 @@ import { answerNoSoonerThan, inBackground } from "../verification/background.js"
 import { VERIFICATION_MESSAGES } from "../verification/messages.js";
 import { notifyEmailChanged, notifyPasswordChanged } from "../verification/notices.js";
 import { changeEmailIdentifier, invalidOtp, mailNewCode, matchCode, otpIdentifier, type OtpType } from "./email-codes.js";
+import { emitEvent } from "../events/emit.js";
 import { markVerified, signInMailboxOwner, takeOverForMailboxOwner } from "./mailbox-proof.js";
 import { EMAIL_OTP_MESSAGES } from "./messages.js";
 
@@ -131,7 +132,11 @@ export const verifyEmailOtp = defineEndpoint({
       // The registrant's own browser (a session of this user: it knows the password) keeps what it set up, as a
       // verification link opened there does; anyone else proving the address takes the account over from it.
       const byRegistrant = current?.user.id === user.id;
-      if (proven) user = byRegistrant ? await markVerified(stores, user, now) : await takeOverForMailboxOwner(runtime, stores, user, now);
+      if (proven) {
+        user = byRegistrant
+          ? await markVerified(ctx, stores, user, now)
+          : await takeOverForMailboxOwner(ctx, runtime, stores, user, now);
+      }
       if (!(autoSignIn && proven)) return { user, proven, byRegistrant, session: null, pending: null };
       try {
         const inTransaction: EndpointContext = { ...ctx, runtime: { ...runtime, stores } };
@@ -246,12 +251,14 @@ export const resetPasswordEmailOtp = defineEndpoint({
       await stores.users.lockUser(found.id);
       let user = (await stores.users.findUserById(found.id)) ?? found;
       // The code proves the mailbox: an unverified account is its owner's from now on (mailbox-proof.ts).
-      if (!user.emailVerified) user = await takeOverForMailboxOwner(runtime, stores, user, now);
+      if (!user.emailVerified) user = await takeOverForMailboxOwner(ctx, runtime, stores, user, now);
       await setCredentialPassword(stores, user.id, hash, now);
+      let sessionsRevoked = 0;
       if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
-        await stores.sessions.deleteUserSessions(user.id);
+        sessionsRevoked = await stores.sessions.deleteUserSessions(user.id);
       }
       await resetModuleCredentials(runtime, stores, user.id, "password-changed");
+      await emitEvent(stores, ctx, "password.reset", { userId: user.id, actorId: user.id, data: { sessionsRevoked } });
       return user;
     });
     notifyPasswordChanged(runtime, ctx.headers, user);

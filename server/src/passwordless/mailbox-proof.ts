@@ -1,3 +1,4 @@
+import { buildEventRow, emitEvent, eventInsert, type EventSource } from "../events/emit.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import type { Runtime } from "../runtime.js";
 import { signIn, SecondStepRequired } from "../session/sign-in.js";
@@ -20,6 +21,7 @@ import { EMAIL_TOKEN_PREFIX, RESET_PASSWORD_PREFIX } from "../verification/ident
  * verified, and the account is the mailbox owner's.
  */
 export async function takeOverForMailboxOwner(
+  source: EventSource,
   runtime: Pick<Runtime, "config" | "modules" | "logger">,
   stores: Stores,
   user: User,
@@ -32,6 +34,11 @@ export async function takeOverForMailboxOwner(
   await stores.verifications.deleteUserVerifications(RESET_PASSWORD_PREFIX, user.id);
   await stores.users.updateUser(user.id, { emailVerified: true, updatedAt: now });
   await resetModuleCredentials(runtime, stores, user.id, "mailbox-proven");
+  await emitEvent(stores, source, "email.verified", {
+    userId: user.id,
+    actorId: user.id,
+    data: { email: user.email, passwordRemoved: accounts.some((a) => a.providerId === "credential" && a.password !== null) },
+  });
   if (accounts.length > 0 || sessionsEnded > 0) {
     runtime.logger.info(
       { userId: user.id, accountsRemoved: accounts.map((a) => a.providerId), sessionsEnded },
@@ -43,9 +50,15 @@ export async function takeOverForMailboxOwner(
 }
 
 /** Marks a proven address verified, keeping what the account holds (the prover is provably its registrant). */
-export async function markVerified(stores: Stores, user: User, now: Date): Promise<User> {
+export async function markVerified(source: EventSource, stores: Stores, user: User, now: Date): Promise<User> {
   await stores.verifications.deleteUserVerifications(EMAIL_TOKEN_PREFIX, user.id);
-  return (await stores.users.updateUser(user.id, { emailVerified: true, updatedAt: now })) ?? { ...user, emailVerified: true };
+  const updated = await stores.users.updateUser(user.id, { emailVerified: true, updatedAt: now });
+  await emitEvent(stores, source, "email.verified", {
+    userId: user.id,
+    actorId: user.id,
+    data: { email: user.email, passwordRemoved: false },
+  });
+  return updated ?? { ...user, emailVerified: true };
 }
 
 /** What a proof carries once consumed: the address it proves, and the name a new account gets. */
@@ -92,7 +105,7 @@ export async function signInMailboxOwner(ctx: EndpointContext, proof: MailboxSig
       if (user) {
         await stores.users.lockUser(user.id);
         user = (await stores.users.findUserById(user.id)) ?? user;
-        if (!user.emailVerified) user = await takeOverForMailboxOwner(runtime, stores, user, now);
+        if (!user.emailVerified) user = await takeOverForMailboxOwner(ctx, runtime, stores, user, now);
       } else {
         if (!proof.signUp) return { kind: "refused", reason: "signup-disabled" };
         user = newUserRecord(
@@ -108,19 +121,31 @@ export async function signInMailboxOwner(ctx: EndpointContext, proof: MailboxSig
         isNew = true;
       }
       const created = user;
+      const createdRows = () =>
+        eventInsert(
+          stores,
+          buildEventRow(ctx, "user.created", {
+            userId: created.id,
+            actorId: created.id,
+            data: { method: proof.method, email: created.email },
+          }),
+        );
       const inTransaction: EndpointContext = { ...ctx, runtime: { ...runtime, stores } };
       try {
         const signedIn = await signIn(inTransaction, user, {
           method: proof.method,
           rememberMe: proof.rememberMe,
           // A new user is written with their first session, in the same statement.
-          store: isNew ? (session) => stores.signUps.insertNewUser({ user: created, session }) : undefined,
+          store: isNew
+            ? (session, signInRows) =>
+                stores.signUps.insertNewUser({ user: created, session, extraRows: [...createdRows(), ...signInRows] })
+            : undefined,
         });
         if (isNew) runtime.logger.info({ userId: user.id, method: proof.method }, "user signed up");
         return { kind: "signed-in", user: signedIn.user, session: signedIn.session, isNew };
       } catch (error) {
         if (!(error instanceof SecondStepRequired)) throw error;
-        if (isNew) await stores.signUps.insertNewUser({ user: created });
+        if (isNew) await stores.signUps.insertNewUser({ user: created, extraRows: createdRows() });
         return { kind: "second-step", user, pending: error, isNew };
       }
     });

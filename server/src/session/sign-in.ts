@@ -2,8 +2,11 @@ import { z } from "zod";
 import { admitUser, bannedUserError, clientInfo } from "../credentials/rules.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
+import { buildEventRow, emitEvent, eventInsert } from "../events/emit.js";
+import type { SignInFailureReason } from "../events/types.js";
 import { noteSignInDevice, type FinishedSignIn } from "../new-device/sign-in-device.js";
 import type { Session, User } from "../storage/index.js";
+import type { ExtraRow } from "../storage/new-user.js";
 import { secondFactorPolicy } from "../two-factor/policy.js";
 
 /**
@@ -124,9 +127,27 @@ export interface SignInOptions {
   factors?: readonly string[] | undefined;
   /**
    * Stores the session itself instead of the session store's insert: sign-up writes the user, their password and
-   * the first session in one statement. Called with the session once the checks have passed.
+   * the first session in one statement. Called with the session once the checks have passed, and the rows to write
+   * with it (its sign-in event).
    */
-  store?: ((session: Session) => Promise<void>) | undefined;
+  store?: ((session: Session, extraRows: readonly ExtraRow[]) => Promise<void>) | undefined;
+}
+
+/**
+ * Writes sign_in.failed (events/types.ts): a refused sign-in, its way in and why, the user when known (never what
+ * was typed). Nothing changed, so there is no transaction to join; a failure to write it is logged, never answered.
+ */
+export async function recordFailedSignIn(
+  ctx: EndpointContext,
+  method: SignInMethod,
+  reason: SignInFailureReason,
+  userId: string | null,
+): Promise<void> {
+  // Counted in the metrics whether or not events are on (README "Metrics").
+  ctx.runtime.metrics.signIn(method, "failure", reason);
+  await emitEvent(ctx.runtime.stores, ctx, "sign_in.failed", { userId, actorId: null, data: { method, reason } }).catch(
+    (error: Error) => ctx.runtime.logger.warn({ err: error.message }, "could not record a failed sign-in"),
+  );
 }
 
 /**
@@ -141,8 +162,9 @@ export async function signIn(
   opts: SignInOptions,
 ): Promise<{ user: User; session: Session }> {
   const { runtime } = ctx;
-  const user = await admitUser(runtime, found);
+  const user = await admitUser(ctx, found);
   if (!user) {
+    await recordFailedSignIn(ctx, opts.method, "banned", found.id);
     const banned = bannedUserError(runtime);
     throw new SignInRefused(banned.status, banned.message, { code: banned.code });
   }
@@ -176,8 +198,24 @@ export async function signIn(
         : undefined,
   };
   const session = runtime.sessions.newSession(user, clientInfo(ctx), sessionOptions);
-  if (opts.store) await opts.store(session);
-  else await runtime.stores.sessions.createSession(session);
+  // Its event, written with it (one statement on PostgreSQL): a sign-in, or an administrator's impersonation. A
+  // renewal is part of the change that renews (a password change, a confirmed second factor), whose event it has.
+  const event = opts.renewalOf
+    ? null
+    : opts.impersonation
+      ? buildEventRow(ctx, "impersonation.started", {
+          userId: user.id,
+          actorId: opts.impersonation.by,
+          data: { sessionId: session.id, expiresAt: session.expiresAt.toISOString() },
+        })
+      : buildEventRow(ctx, "sign_in.succeeded", {
+          userId: user.id,
+          actorId: user.id,
+          data: { method, factors, sessionId: session.id },
+        });
+  const extraRows = eventInsert(runtime.stores, event);
+  if (opts.store) await opts.store(session, extraRows);
+  else await runtime.stores.sessions.createSession(session, extraRows);
   // A renewal (a password change, a confirmed second factor's new session) is no sign-in.
   if (!opts.renewalOf) runtime.metrics.signIn(method, "success");
   runtime.sessions.setNewSessionCookies(ctx, { session, user }, sessionOptions);

@@ -33,7 +33,7 @@ export function transactional<S extends object>(db: Kysely<any>, build: (db: Kys
 export function createRepositories(db: Kysely<Database>, dialect: Dialect, opts: SessionStoreOptions = {}) {
   return {
     users: userStore(db),
-    sessions: sessionStore(db, opts),
+    sessions: sessionStore(db, dialect, opts),
     accounts: accountStore(db),
     verifications: verificationStore(db),
     /** A new user with their first account and session, all or nothing (new-user.ts). */

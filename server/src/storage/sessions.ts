@@ -2,7 +2,8 @@ import { CompiledQuery, type Kysely, type Selectable } from "kysely";
 import type { Session, User } from "./models.js";
 import { dbDate, toDate } from "./rows.js";
 import { coalescingReader } from "./coalesce.js";
-import type { PreparedQuery } from "./database.js";
+import type { Dialect, PreparedQuery } from "./database.js";
+import { insertAsOneStatement, insertRows, type ExtraRow } from "./extra-rows.js";
 import type { Database, SessionTable, UserTable } from "./schema.js";
 import { toUser } from "./users.js";
 
@@ -86,7 +87,7 @@ export interface SessionStoreOptions {
 /** Tokens per coalesced session read at most. */
 const MAX_TOKENS_PER_READ = 64;
 
-export function sessionStore(db: Kysely<Database>, opts: SessionStoreOptions = {}) {
+export function sessionStore(db: Kysely<Database>, dialect: Dialect, opts: SessionStoreOptions = {}) {
   const { preparedQuery, coalesceReads } = opts;
   // The one query behind every authenticated request: built once, run with a fresh parameter each time.
   const lookupBase = db
@@ -114,8 +115,23 @@ export function sessionStore(db: Kysely<Database>, opts: SessionStoreOptions = {
       : readOne;
 
   return {
-    async createSession(session: Session): Promise<Session> {
-      await db.insertInto("session").values(toSessionRow(session)).execute();
+    /**
+     * Stores a new session; with extra rows (its sign-in's event), all or nothing: one statement on PostgreSQL, a
+     * transaction on SQLite (or the caller's).
+     */
+    async createSession(session: Session, extraRows: readonly ExtraRow[] = []): Promise<Session> {
+      const row = toSessionRow(session);
+      if (extraRows.length === 0) {
+        await db.insertInto("session").values(row).execute();
+      } else if (dialect === "postgres") {
+        await insertAsOneStatement(db, [...extraRows, { table: "session", values: row }]);
+      } else {
+        const write = async (conn: Kysely<any>) => {
+          await conn.insertInto("session").values(row).execute();
+          await insertRows(conn, extraRows);
+        };
+        await (db.isTransaction ? write(db) : db.transaction().execute(write));
+      }
       return session;
     },
 

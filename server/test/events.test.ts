@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emitEvent, systemEventSource } from "../src/events/emit.js";
+import { pruneEvents } from "../src/events/prune.js";
+import type { StoredEvent } from "../src/events/store/index.js";
+import { csvCell } from "../src/events/csv.js";
+import { EVENT_TYPES, typesMatching } from "../src/events/types.js";
+import { signUpAdmin } from "./helpers/admin.js";
+import { manualClock } from "./helpers/clock.js";
+import { DIALECTS } from "./helpers/databases.js";
+import { PASSWORD, signUp, TestClient, uniqueEmail } from "./helpers/http-client.js";
+import { startTestServer, type TestServer } from "./helpers/server.js";
+
+const DAY = 86_400_000;
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+/** The user's events, oldest first, read through the store (what the routes read). */
+async function eventsOf(server: TestServer, userId: string): Promise<StoredEvent[]> {
+  return (await server.gatehouse.runtime.stores.events.list({ userId }, 1000)).reverse();
+}
+
+describe("event types", () => {
+  it("are noun.past_verb, listed once each", () => {
+    expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
+    for (const type of EVENT_TYPES) expect(type).toMatch(/^[a-z_]+\.[a-z_]+$/);
+  });
+
+  it("filters match exact types, prefixes and everything", () => {
+    expect(typesMatching("user.banned")).toEqual(["user.banned"]);
+    expect(typesMatching("sign_in.*")).toEqual(["sign_in.succeeded", "sign_in.failed"]);
+    expect(typesMatching("*")).toHaveLength(EVENT_TYPES.length);
+    expect(typesMatching("user.nothing")).toEqual([]);
+    expect(typesMatching("nothing.*")).toEqual([]);
+  });
+
+  it("CSV cells a spreadsheet would run as formulas are shown as text", () => {
+    expect(csvCell("=HYPERLINK(\"x\")")).toBe(`"'=HYPERLINK(""x"")"`);
+    for (const start of ["+", "-", "@", "\t", "\r"]) expect(csvCell(`${start}1`)).toBe(`"'${start}1"`);
+    expect(csvCell("plain, \"quoted\"\nline")).toBe(`"plain, ""quoted""\nline"`);
+  });
+});
+
+describe.each(DIALECTS)("security events on %s", (dialect) => {
+  let server: TestServer;
+  const clock = manualClock();
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {}, { now: clock.now });
+  });
+  afterAll(async () => server?.close());
+  const client = () => new TestClient(server.base);
+
+  it("sign-up writes user.created and sign_in.succeeded with the request's address and browser", async () => {
+    const c = client();
+    const email = uniqueEmail("events");
+    const res = await c.post("/sign-up/email", { name: "Ev", email, password: PASSWORD }, { headers: { "user-agent": BROWSER } });
+    expect(res.status).toBe(200);
+    const userId = res.body.user.id as string;
+    const events = await eventsOf(server, userId);
+    expect(events.map((e) => e.type)).toEqual(["user.created", "sign_in.succeeded"]);
+    const [created, signedIn] = events as [StoredEvent, StoredEvent];
+    expect(created).toMatchObject({ actorId: userId, userId, organizationId: null, userAgent: BROWSER, ipAddress: "127.0.0.1" });
+    expect(created.data).toEqual({ method: "sign-up", email });
+    expect(signedIn.data).toMatchObject({ method: "email", factors: ["password"] });
+    expect(typeof signedIn.data.sessionId).toBe("string");
+    expect(signedIn.seq).toBeGreaterThan(created.seq);
+    expect(created.id).toMatch(/^[A-Za-z0-9]{32}$/);
+  });
+
+  it("a password sign-in writes one sign_in.succeeded; get-session writes nothing", async () => {
+    const { user, email } = await signUp(client());
+    const c = client();
+    expect((await c.post("/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const before = await eventsOf(server, user.id);
+    expect(before.map((e) => e.type)).toEqual(["user.created", "sign_in.succeeded", "sign_in.succeeded"]);
+    for (let i = 0; i < 3; i++) expect((await c.get("/get-session")).status).toBe(200);
+    expect(await eventsOf(server, user.id)).toHaveLength(3);
+  });
+
+  it("a wrong password writes sign_in.failed with a reason and nothing typed; an unknown address names nobody", async () => {
+    const { user, email } = await signUp(client());
+    const wrong = "wrong password 12345";
+    expect((await client().post("/sign-in/email", { email, password: wrong })).status).toBe(401);
+    const failed = (await eventsOf(server, user.id)).filter((e) => e.type === "sign_in.failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ actorId: null, userId: user.id, data: { method: "email", reason: "invalid_credentials" } });
+    expect(JSON.stringify(failed[0])).not.toContain(wrong);
+
+    const nobody = uniqueEmail("nobody");
+    const before = await server.gatehouse.runtime.stores.events.list({ types: ["sign_in.failed"] }, 1);
+    expect((await client().post("/sign-in/email", { email: nobody, password: wrong })).status).toBe(401);
+    const [latest] = await server.gatehouse.runtime.stores.events.list({ types: ["sign_in.failed"] }, 1);
+    expect(latest!.seq).toBeGreaterThan(before[0]!.seq);
+    expect(latest).toMatchObject({ userId: null, actorId: null, data: { method: "email", reason: "invalid_credentials" } });
+    expect(JSON.stringify(latest)).not.toContain(nobody);
+    expect(JSON.stringify(latest)).not.toContain(wrong);
+  });
+
+  it("an event written in a transaction that rolls back is gone with its change", async () => {
+    const { user } = await signUp(client());
+    const { stores } = server.gatehouse.runtime;
+    const source = systemEventSource(server.gatehouse.runtime);
+    await expect(
+      stores.transaction(async (tx) => {
+        await tx.users.updateUser(user.id, { name: "Rolled back", updatedAt: new Date() });
+        await emitEvent(tx, source, "user.updated", { userId: user.id, data: { fields: ["name"] } });
+        throw new Error("forced failure after the change");
+      }),
+    ).rejects.toThrow("forced failure");
+    expect((await stores.users.findUserById(user.id))!.name).toBe("Test User");
+    expect((await eventsOf(server, user.id)).map((e) => e.type)).not.toContain("user.updated");
+  });
+
+  it("prunes events older than the retention, keeping what a module still needs", async () => {
+    const { runtime } = server.gatehouse;
+    const { user } = await signUp(client());
+    const old = await eventsOf(server, user.id);
+    expect(old).toHaveLength(2);
+    clock.advance(91 * DAY);
+    try {
+      const { user: fresh } = await signUp(client());
+      // A module (the webhooks' outbox reader) still needs the oldest of them: nothing from there on goes.
+      const keeping = { ...runtime, modules: [...runtime.modules, { ...runtime.modules[0]!, retainEventsFrom: async () => old[1]!.seq }] };
+      await pruneEvents(keeping);
+      expect((await eventsOf(server, user.id)).map((e) => e.seq)).toEqual([old[1]!.seq]);
+      await pruneEvents(runtime);
+      expect(await eventsOf(server, user.id)).toEqual([]);
+      expect(await eventsOf(server, fresh.id)).toHaveLength(2);
+    } finally {
+      clock.reset();
+    }
+  });
+
+  describe("reads", () => {
+    let admin: TestClient;
+    let adminId: string;
+    beforeAll(async () => {
+      admin = client();
+      adminId = (await signUpAdmin(server, admin)).user.id;
+    });
+
+    it("admin/list-events filters by user and type, newest first, paged by cursor", async () => {
+      const c = client();
+      const { user, email } = await signUp(c);
+      for (let i = 0; i < 3; i++) await client().post("/sign-in/email", { email, password: PASSWORD });
+      const first = await admin.get(`/admin/list-events?userId=${user.id}&type=sign_in.*&limit=2`);
+      expect(first.status).toBe(200);
+      expect(first.body.events).toHaveLength(2);
+      expect(first.body.events.map((e: { type: string }) => e.type)).toEqual(["sign_in.succeeded", "sign_in.succeeded"]);
+      expect(first.body.events[0].seq).toBeGreaterThan(first.body.events[1].seq);
+      expect(first.body.events[0].user).toEqual({ id: user.id, email, name: "Test User" });
+      expect(first.body.nextCursor).toBe(String(first.body.events[1].seq));
+      const second = await admin.get(`/admin/list-events?userId=${user.id}&type=sign_in.*&limit=2&cursor=${first.body.nextCursor}`);
+      expect(second.body.events).toHaveLength(2);
+      expect(second.body.nextCursor).toBeNull();
+      expect(second.body.events[0].seq).toBeLessThan(first.body.events[1].seq);
+      const created = await admin.get(`/admin/list-events?userId=${user.id}&type=user.created`);
+      expect(created.body.events).toHaveLength(1);
+    });
+
+    it("admin/list-events refuses non-administrators and bad filters", async () => {
+      const c = client();
+      await signUp(c);
+      const refused = await c.get("/admin/list-events");
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_LIST_EVENTS");
+      expect((await client().get("/admin/list-events")).status).toBe(401);
+      for (const query of ["type=user.nothing", "limit=0", "limit=201", "cursor=abc", "from=yesterday"]) {
+        const res = await admin.get(`/admin/list-events?${query}`);
+        expect(res.status, query).toBe(400);
+        expect(res.body.code, query).toBe("VALIDATION_ERROR");
+      }
+      void adminId;
+    });
+
+    it("list-security-events shows the user their own events only", async () => {
+      const c = client();
+      const { user } = await signUp(c);
+      const other = client();
+      await signUp(other);
+      const res = await c.get("/list-security-events");
+      expect(res.status).toBe(200);
+      expect(res.body.events.map((e: { type: string }) => e.type)).toEqual(["sign_in.succeeded", "user.created"]);
+      expect(res.body.events.every((e: { actor: string }) => e.actor === "self")).toBe(true);
+      expect(res.body.events[0]).not.toHaveProperty("userId");
+      expect((await client().get("/list-security-events")).status).toBe(401);
+      void user;
+    });
+  });
+});
