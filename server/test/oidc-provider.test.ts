@@ -438,6 +438,13 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect((await introspect(first.access_token)).active).toBe(false);
     const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.refresh_token! });
     expect(((await refresh.json()) as { error: string }).error).toBe("invalid_grant");
+    // A security event of the user's: the grant revoked for a replay; and the consent before it.
+    const events = (await browser.get("/list-security-events?type=oidc_grant.*")).body.events as { type: string; data: Record<string, unknown> }[];
+    expect(events.map((e) => [e.type, e.data.reason])).toEqual([
+      ["oidc_grant.revoked", "replay"],
+      ["oidc_grant.given", undefined],
+    ]);
+    expect(events[0]!.data.clientId).toBe("dashboard");
   });
 
   it("refuses two redemptions of one code sent at once: one at most succeeds, and its tokens are revoked", async () => {
@@ -610,6 +617,8 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect(((await refresh.json()) as { error: string }).error).toBe("invalid_grant");
     expect((await browser.get("/oauth2/list-grants")).body.grants).toEqual([]);
     expect((await browser.post("/oauth2/revoke-grant", { clientId: "dashboard" })).status).toBe(404);
+    const events = (await browser.get("/list-security-events?type=oidc_grant.revoked")).body.events as { data: Record<string, unknown> }[];
+    expect(events.map((e) => e.data)).toEqual([{ clientId: "dashboard", reason: "user" }]);
     const again = await authorize(dashboard, browser);
     expect(new URL(again.landed.url).pathname).toBe("/oauth/consent");
   });
@@ -768,6 +777,15 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect((await admin.post("/admin/oauth2/delete-client", { clientId })).body).toEqual({ success: true });
     expect((await userinfo(tokens2.access_token)).status).toBe(401);
     expect((await admin.get(`/admin/oauth2/get-client?clientId=${clientId}`)).status).toBe(404);
+    // Each change is in the audit log, with the administrator as its actor, never a secret.
+    const log = await admin.get(`/admin/list-events?type=oidc_client.*&limit=200`);
+    const mine = (log.body.events as { type: string; data: Record<string, unknown>; actorId: string }[]).filter((e) => e.data.clientId === clientId);
+    expect(mine.map((e) => e.type)).toEqual(["oidc_client.deleted", "oidc_client.updated", "oidc_client.updated", "oidc_client.created"]);
+    expect(mine[1]!.data.fields).toEqual(["secret"]);
+    expect(JSON.stringify(log.body)).not.toContain(created.body.clientSecret);
+    expect(JSON.stringify(log.body)).not.toContain(rotated.body.clientSecret);
+    const revokedByAdmin = await admin.get(`/admin/list-events?type=oidc_grant.revoked&userId=${user.id}`);
+    expect(revokedByAdmin.body.events[0]).toMatchObject({ data: { clientId, reason: "administrator" } });
   });
 
   it("answers the consent routes' bad input with clear 4xx errors", async () => {

@@ -101,7 +101,11 @@ export interface EventPayloads {
   "oidc_client.updated": { clientId: string; fields: string[] };
   "oidc_client.deleted": { clientId: string };
   "oidc_grant.given": { clientId: string; scopes: string[] };
-  "oidc_grant.revoked": { clientId: string };
+  /**
+   * `reason`: the user disconnected the application, an administrator revoked it, or one of its codes or refresh
+   * tokens was used a second time (a replay: the grant and every token issued under it went).
+   */
+  "oidc_grant.revoked": { clientId: string; reason?: "user" | "administrator" | "replay" };
 }
 
 export type EventType = keyof EventPayloads;

@@ -26,6 +26,13 @@ const TOKEN_MODELS = new Set([
   "PushedAuthorizationRequest",
 ]);
 
+/** A grant revoked because one of its codes or refresh tokens was used twice: whose it was (the security event). */
+export interface RevokedGrant {
+  grantId: string;
+  accountId: string | null;
+  clientId: string | null;
+}
+
 export interface AdapterDeps {
   stores: OidcRepositories;
   now(): Date;
@@ -34,6 +41,8 @@ export interface AdapterDeps {
   findStoredClient(clientId: string): Promise<OidcClient | null>;
   /** Called after a registered client is written (dynamic registration). */
   onClientRegistered?(client: OidcClient): void;
+  /** Called when a grant is destroyed (oidc-provider's revocation of a replayed code's or refresh token's grant). */
+  onGrantDestroyed?(revoked: RevokedGrant): void;
 }
 
 export interface EngineAdapter {
@@ -117,11 +126,16 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
         // Used already (a concurrent request won): the code or token was presented twice, so everything issued
         // under its grant goes, and this request fails as a replay.
         const grantId = await stores.oidcPayloads.grantIdOf(key);
+        const owner = grantId ? await stores.oidcPayloads.grantOwner(grantId) : null;
         if (grantId) await stores.oidcPayloads.deleteGrantAndTokens(grantId);
-        throw new deps.InvalidGrant(`${model === "AuthorizationCode" ? "authorization code" : "refresh token"} already used`);
+        const error = new deps.InvalidGrant(`${model === "AuthorizationCode" ? "authorization code" : "refresh token"} already used`);
+        if (grantId) Object.assign(error, { revokedGrant: { grantId, accountId: owner?.accountId ?? null, clientId: owner?.clientId ?? null } });
+        throw error;
       },
       async destroy(id) {
+        const owner = model === "Grant" && deps.onGrantDestroyed ? await stores.oidcPayloads.grantOwner(id) : null;
         await stores.oidcPayloads.deletePayload(keyOf(id));
+        if (owner) deps.onGrantDestroyed!({ grantId: id, ...owner });
       },
       async revokeByGrantId(grantId) {
         await stores.oidcPayloads.deleteByGrantId(model, grantId);

@@ -175,7 +175,7 @@ export const adminRevokeUserOidcGrant = defineOidcEndpoint({
     const user = await findTargetUser(runtime, body.userId);
     const revoked = await runtime.stores.transaction((tx) => revokeClientGrants(tx, user.id, body.clientId, runtime.now()));
     if (revoked === 0) throw new APIError("NOT_FOUND", OIDC_MESSAGES.GRANT_NOT_FOUND);
-    await emitOidcEvent(runtime.stores, ctx, "oidc_grant.revoked", { userId: user.id, data: { clientId: body.clientId } });
+    await emitOidcEvent(runtime.stores, ctx, "oidc_grant.revoked", { userId: user.id, data: { clientId: body.clientId, reason: "administrator" } });
     runtime.logger.info({ userId: user.id, clientId: body.clientId, by: admin.user.id }, "OpenID grant revoked by an administrator");
     return { success: true };
   },

@@ -1,4 +1,5 @@
 import { CLIENT_GRANT_TYPES, CLIENT_TYPES, SIGNING_ALGS } from "../config/oidc-provider-options.js";
+import { systemEventSource } from "../events/emit.js";
 import { APIError } from "../http/errors.js";
 import type { Runtime } from "../runtime.js";
 import { changeableClient, createClient, createClientInput, deleteClient, listAllClients, rotateClientSecret } from "./client-admin.js";
@@ -84,7 +85,7 @@ function refusal(error: unknown): never {
   throw error;
 }
 
-const systemSource = (runtime: Runtime) => ({ ip: "", headers: new Headers(), session: null, runtime });
+const systemSource = (runtime: Runtime) => systemEventSource(runtime);
 
 /** Runs `gatehouse client ...`; prints with `say`. */
 export async function runClientCommand(runtime: Runtime, args: string[], say: (line: string) => void): Promise<void> {

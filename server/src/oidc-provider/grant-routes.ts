@@ -37,7 +37,7 @@ export const revokeOidcGrant = defineOidcEndpoint({
     const user = ctx.session!.user;
     const revoked = await runtime.stores.transaction((tx) => revokeClientGrants(tx, user.id, body.clientId, runtime.now()));
     if (revoked === 0) throw new APIError("NOT_FOUND", OIDC_MESSAGES.GRANT_NOT_FOUND);
-    await emitOidcEvent(runtime.stores, ctx, "oidc_grant.revoked", { userId: user.id, data: { clientId: body.clientId } });
+    await emitOidcEvent(runtime.stores, ctx, "oidc_grant.revoked", { userId: user.id, data: { clientId: body.clientId, reason: "user" } });
     runtime.logger.info({ userId: user.id, clientId: body.clientId }, "OpenID grant revoked by the user");
     return { success: true };
   },

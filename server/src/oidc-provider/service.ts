@@ -7,7 +7,8 @@ import type { Runtime } from "../runtime.js";
 import { isUnavailableError } from "../storage/database.js";
 import { StorageUnavailableError } from "../storage/secondary/types.js";
 import type { SessionAndUser } from "../storage/sessions.js";
-import { adapterFactory } from "./adapter.js";
+import { adapterFactory, type RevokedGrant } from "./adapter.js";
+import { emitOidcEvent } from "./events.js";
 import { GRANT_LIFE } from "./grants.js";
 import { readGrantContext, SCOPE_CLAIMS, userClaims, writeGrantContext } from "./claims.js";
 import { configClient, engineMetadata, GATEHOUSE_METADATA, gatehouseSettings } from "./clients.js";
@@ -59,6 +60,27 @@ export function oidcPaths(basePath: string): OidcPaths {
     interaction: `${basePath}/oauth2/interaction`,
     discovery: "/.well-known/openid-configuration",
   };
+}
+
+/** The grants a request revoked because one of their codes or refresh tokens was used again. */
+const REPLAYED = Symbol("grants revoked for a replay");
+
+/** The security events of replays: the grant, revoked, and whose it was (the subject; no actor). */
+async function reportReplays(runtime: Runtime, ctx: EngineContext, grants: RevokedGrant[]): Promise<void> {
+  const source = {
+    ip: String(ctx.get("x-forwarded-for") || ""),
+    headers: new Headers(ctx.get("user-agent") ? { "user-agent": ctx.get("user-agent") } : {}),
+    session: null,
+    runtime,
+  };
+  for (const grant of grants) {
+    runtime.logger.warn({ grantId: grant.grantId, userId: grant.accountId, clientId: grant.clientId }, "OpenID grant revoked: a code or refresh token was used twice");
+    await emitOidcEvent(runtime.stores, source, "oidc_grant.revoked", {
+      userId: grant.accountId,
+      actorId: null,
+      data: { clientId: grant.clientId ?? "", reason: "replay" },
+    });
+  }
 }
 
 /** Marks a request whose failure was the database or Redis being unreachable. */
@@ -250,7 +272,11 @@ export class OidcService {
         findStoredClient: (id) => stores.oidcClients.findClient(id),
         onClientRegistered: (client) =>
           runtime.logger.info({ clientId: client.clientId, source: "registration" }, "OpenID client registered"),
+        onGrantDestroyed: (revoked) => recentlyDestroyed.set(revoked.grantId, revoked),
       }),
+      // A grant goes with its tokens only when one of its codes or refresh tokens is replayed (the token endpoint
+      // revokes for nothing else); a client revoking a refresh token, or a logout, ends tokens and keeps the consent.
+      revokeGrantPolicy: (ctx: EngineContext) => ctx.oidc.route === "token",
       clients: [...this.configClients.values()].map(engineMetadata),
       clientDefaults: {
         grant_types: ["authorization_code"],
@@ -459,12 +485,16 @@ export class OidcService {
     };
 
     const findClient = (clientId: string) => this.findClient(clientId);
+    // Grants the adapter destroyed, until the request that destroyed them reports it (below).
+    const recentlyDestroyed = new Map<string, RevokedGrant>();
     provider.use(async (ctx, next) => {
       // A first-party client's consent is implied, offline_access included: OpenID Connect wants prompt=consent for
       // offline_access (oidc-provider drops the scope otherwise), so it is added for such a client, whose consent
       // is then given without a page.
       if (ctx.method === "GET" && ctx.path === paths.authorize) await impliedConsent(ctx, findClient);
       await next();
+      const revoked = (ctx as EngineContext & { [REPLAYED]?: RevokedGrant[] })[REPLAYED];
+      if (revoked?.length) await reportReplays(runtime, ctx, revoked);
       if ((ctx as EngineContext & { [UNAVAILABLE]?: boolean })[UNAVAILABLE]) {
         ctx.status = 503;
         ctx.set("Retry-After", "1");
@@ -504,6 +534,20 @@ export class OidcService {
       }
     });
 
+    const replayed = (ctx: EngineContext, grant: RevokedGrant) => {
+      const holder = ctx as EngineContext & { [REPLAYED]?: RevokedGrant[] };
+      (holder[REPLAYED] ??= []).push(grant);
+    };
+    // oidc-provider saw a code or refresh token used again and revoked its grant.
+    provider.on("grant.revoked", (ctx: EngineContext, grantId: string) => {
+      const grant = recentlyDestroyed.get(grantId);
+      recentlyDestroyed.delete(grantId);
+      replayed(ctx, grant ?? { grantId, accountId: null, clientId: ctx.oidc?.client?.clientId ?? null });
+    });
+    // Two requests used it at once: the adapter's consume refused the second and revoked the grant itself.
+    provider.on("grant.error", (ctx: EngineContext, error: Error & { revokedGrant?: RevokedGrant }) => {
+      if (error.revokedGrant) replayed(ctx, error.revokedGrant);
+    });
     provider.on("server_error", (ctx: EngineContext, error: Error) => {
       // A database or Redis outage is answered 503, as everywhere in the service (the hook above rewrites it).
       if (error instanceof StorageUnavailableError || isUnavailableError(error)) {

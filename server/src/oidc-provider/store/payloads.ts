@@ -90,6 +90,16 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
       await db.deleteFrom("oidcPayload").where("grantId", "=", grantId).where("model", "=", model).execute();
     },
 
+    /** Whose a grant is (its user and client), or null when it is gone. */
+    async grantOwner(grantId: string): Promise<{ accountId: string | null; clientId: string | null } | null> {
+      const row = await db
+        .selectFrom("oidcPayload")
+        .select(["accountId", "clientId"])
+        .where("key", "=", `Grant:${grantId}`)
+        .executeTakeFirst();
+      return row ? { accountId: row.accountId ?? null, clientId: row.clientId ?? null } : null;
+    },
+
     /** A grant and everything issued under it, in one statement; answers the rows deleted. */
     async deleteGrantAndTokens(grantId: string): Promise<number> {
       const result = await db
