@@ -9,7 +9,7 @@ import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { secondStepAnswerSchema, signIn } from "../session/sign-in.js";
 import { publicSession, publicUser, sessionDataSchema } from "../user/public.js";
-import { issueChallenge, takeChallenge } from "./challenge.js";
+import { challengeIdentifier, challengeStateOf, issueChallenge } from "./challenge.js";
 import { definePasskeyEndpoint } from "./deps.js";
 import { PASSKEY_MESSAGES } from "./messages.js";
 import { authenticationOptionsSchema, authenticationResponseSchema } from "./public.js";
@@ -54,11 +54,13 @@ export const verifyPasskeyAuthentication = defineEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     const assertion = body.response;
-    const state = await takeChallenge(ctx, "authentication");
+    // The challenge taken (single use, whatever follows) and the passkey read in one round trip.
+    const taken = await runtime.stores.passkeys.takeChallengeAndFindPasskey(challengeIdentifier(ctx), assertion.id, runtime.now());
+    const state = challengeStateOf(taken.challenge, "authentication");
     const failed = (status: "BAD_REQUEST" | "UNAUTHORIZED" = "UNAUTHORIZED") =>
       new APIError(status, PASSKEY_MESSAGES.AUTHENTICATION_FAILED);
 
-    const found = await runtime.stores.passkeys.findPasskeyAndUser(assertion.id);
+    const { found } = taken;
     if (!found) throw new APIError("UNAUTHORIZED", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
     const { passkey } = found;
     // Options made for a signed-in user listed only their passkeys: another user's is not an answer to them.

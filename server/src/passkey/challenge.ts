@@ -74,15 +74,33 @@ export async function takeChallenge<T extends ChallengeState["type"]>(
   ctx: Jar,
   type: T,
 ): Promise<Extract<ChallengeState, { type: T }>> {
+  const identifier = challengeIdentifier(ctx);
+  return challengeStateOf(await ctx.runtime.stores.verifications.consumeVerification(identifier, ctx.runtime.now()), type);
+}
+
+const notFound = () => new APIError("BAD_REQUEST", PASSKEY_MESSAGES.CHALLENGE_NOT_FOUND);
+
+/**
+ * takeChallenge's first half: the stored challenge's identifier from the request's cookie, which is cleared
+ * whatever happens next. For a caller that takes the row itself (with another read in the same statement) and
+ * hands it to challengeStateOf.
+ */
+export function challengeIdentifier(ctx: Jar): string {
   const { runtime } = ctx;
   const name = challengeCookieName(runtime.config);
   const raw = ctx.cookie(name);
-  const notFound = () => new APIError("BAD_REQUEST", PASSKEY_MESSAGES.CHALLENGE_NOT_FOUND);
   if (raw === undefined) throw notFound();
   ctx.setCookie(name, "", { ...cookieAttributes(ctx), maxAge: 0 });
   const token = unsignCookieValue(raw, runtime.config.secret);
   if (token === null || !TOKEN_PATTERN.test(token)) throw notFound();
-  const row = await runtime.stores.verifications.consumeVerification(IDENTIFIER_PREFIX + token, runtime.now());
+  return IDENTIFIER_PREFIX + token;
+}
+
+/** takeChallenge's second half: the state of the row taken (deleted, unexpired), made for this ceremony. */
+export function challengeStateOf<T extends ChallengeState["type"]>(
+  row: { value: string } | null,
+  type: T,
+): Extract<ChallengeState, { type: T }> {
   if (!row) throw notFound();
   let state: ChallengeState;
   try {

@@ -1,8 +1,9 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { Dialect } from "../../storage/database.js";
 import type { User } from "../../storage/models.js";
 import { precompiled, type Param } from "../../storage/precompiled.js";
 import { dbBool, dbDate, toBool, toDate } from "../../storage/rows.js";
+import type { DbDate } from "../../storage/schema.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type { PasskeyDatabase, PasskeyTable } from "../tables.js";
 import type { Passkey } from "./models.js";
@@ -35,6 +36,39 @@ const readPasskeyAndUser = precompiled((db: Kysely<PasskeyDatabase>, param: Para
     .where("p.credentialID", "=", param("credentialID")),
 );
 
+/** Takes (deletes and answers) a stored challenge: the verification row under its identifier. */
+const takeVerification = precompiled((db: Kysely<PasskeyDatabase>, param: Param<{ identifier: string }>) =>
+  db.deleteFrom("verification").where("identifier", "=", param("identifier")).returning(["value", "expiresAt"]),
+);
+
+/**
+ * PostgreSQL: the challenge taken (its row deleted, in a WITH) and the passkey with its user read, in one
+ * statement; one row whatever is found (`v_value` null: no challenge; `id` null: no passkey).
+ */
+const takeChallengeReadPasskey = precompiled(
+  (db: Kysely<PasskeyDatabase>, param: Param<{ identifier: string; credentialID: string }>) =>
+    db
+      .with("taken", (conn) =>
+        conn.deleteFrom("verification").where("identifier", "=", param("identifier")).returning(["value", "expiresAt"]),
+      )
+      .selectFrom(sql<{ one: number }>`(select 1 as one)`.as("one"))
+      .leftJoin("taken as t", (join) => join.onTrue())
+      .leftJoin("passkey as p", (join) => join.on("p.credentialID", "=", param("credentialID")))
+      .leftJoin("user as u", "u.id", "p.userId")
+      .select(["t.value as v_value", "t.expiresAt as v_expiresAt"])
+      .selectAll("p")
+      .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const)),
+);
+
+/** A passkey and its user (null if the user is gone), from a row of either read above. */
+function passkeyAndUserOf(row: Record<string, unknown>): { passkey: Passkey; user: User | null } | null {
+  if (row.id === null || row.id === undefined) return null;
+  return {
+    passkey: toPasskey(row as unknown as Selectable<PasskeyTable>),
+    user: row.u_id === null || row.u_id === undefined ? null : toUserFromJoined(row),
+  };
+}
+
 export function passkeyStore(db: Kysely<PasskeyDatabase>, dialect: Dialect) {
   return {
     /** Inserts a registered passkey; a credential id registered already fails on the unique index. */
@@ -63,11 +97,25 @@ export function passkeyStore(db: Kysely<PasskeyDatabase>, dialect: Dialect) {
       return row ? toPasskey(row) : null;
     },
 
-    /** A sign-in's read: the passkey with this credential id and its user (null if the user is gone), in one statement. */
-    async findPasskeyAndUser(credentialID: string): Promise<{ passkey: Passkey; user: User | null } | null> {
+    /**
+     * A passkey sign-in's reads: the stored challenge taken (deleted, so of concurrent uses exactly one gets it;
+     * answered only while unexpired) and the passkey of this credential id with its user. One statement on
+     * PostgreSQL, two on SQLite; the challenge is taken whatever the passkey read finds.
+     */
+    async takeChallengeAndFindPasskey(
+      identifier: string,
+      credentialID: string,
+      now: Date,
+    ): Promise<{ challenge: { value: string } | null; found: { passkey: Passkey; user: User | null } | null }> {
+      const live = (value: unknown, expiresAt: unknown) =>
+        typeof value === "string" && toDate(expiresAt as DbDate) > now ? { value } : null;
+      if (dialect === "postgres") {
+        const row = (await takeChallengeReadPasskey(db, dialect, { identifier, credentialID })).rows[0]!;
+        return { challenge: live(row.v_value, row.v_expiresAt), found: passkeyAndUserOf(row) };
+      }
+      const taken = (await takeVerification(db, dialect, { identifier })).rows[0];
       const row = (await readPasskeyAndUser(db, dialect, { credentialID })).rows[0];
-      if (!row) return null;
-      return { passkey: toPasskey(row), user: row.u_id === null ? null : toUserFromJoined(row) };
+      return { challenge: taken ? live(taken.value, taken.expiresAt) : null, found: row ? passkeyAndUserOf(row) : null };
     },
 
     /** The passkey with this id, only when it is the user's. */
