@@ -803,6 +803,35 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect(stolen.headers.get("location")).toContain("error=interaction_expired");
   });
 
+  it("answers malformed protocol requests with a 4xx, never a 500", async () => {
+    const api = `${server.url}/api/auth`;
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const basic = { authorization: `Basic ${Buffer.from(`first-party:${FIRST_PARTY_SECRET}`).toString("base64")}` };
+    const answers: [string, Response][] = [
+      ["token without a body", await fetch(`${api}/oauth2/token`, { method: "POST", headers: { ...form, ...basic } })],
+      ["token in JSON", await fetch(`${api}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json", ...basic }, body: '{"grant_type":"client_credentials"}' })],
+      ["token with an unknown grant", await fetch(`${api}/oauth2/token`, { method: "POST", headers: { ...form, ...basic }, body: "grant_type=password&username=a&password=b" })],
+      ["token with a huge body", await fetch(`${api}/oauth2/token`, { method: "POST", headers: { ...form, ...basic }, body: `grant_type=authorization_code&code=${"a".repeat(300_000)}` })],
+      ["token with a repeated parameter", await fetch(`${api}/oauth2/token`, { method: "POST", headers: { ...form, ...basic }, body: "grant_type=refresh_token&refresh_token=a&refresh_token=b" })],
+      ["token with a broken Basic header", await fetch(`${api}/oauth2/token`, { method: "POST", headers: { ...form, authorization: "Basic %%%" }, body: "grant_type=client_credentials" })],
+      ["token by GET", await fetch(`${api}/oauth2/token`)],
+      ["userinfo with a very long token", await fetch(`${api}/oauth2/userinfo`, { headers: { authorization: `Bearer ${"x".repeat(6000)}` } })],
+      ["userinfo without a token", await fetch(`${api}/oauth2/userinfo`)],
+      ["introspection without credentials", await fetch(`${api}/oauth2/introspect`, { method: "POST", headers: form, body: "token=abc" })],
+      ["revocation of nothing", await fetch(`${api}/oauth2/revoke`, { method: "POST", headers: { ...form, ...basic }, body: "" })],
+      ["authorization without parameters", await fetch(`${api}/oauth2/authorize`, { redirect: "manual" })],
+      ["authorization for an unknown client", await fetch(`${api}/oauth2/authorize?client_id=nobody&response_type=code&scope=openid`, { redirect: "manual" })],
+      ["resume of an unknown interaction", await fetch(`${api}/oauth2/authorize/nope`, { redirect: "manual" })],
+      ["an unknown interaction", await fetch(`${api}/oauth2/interaction/${"%00".repeat(3)}`, { redirect: "manual" })],
+      ["logout without a session", await fetch(`${api}/oauth2/end-session/confirm`, { method: "POST", headers: form, body: "xsrf=x&logout=yes" })],
+      ["registration while it is off", await fetch(`${api}/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" })],
+    ];
+    for (const [what, answer] of answers) {
+      expect.soft(answer.status, what).toBeGreaterThanOrEqual(300);
+      expect.soft(answer.status, what).toBeLessThan(500);
+    }
+  });
+
   it("is off with oidcProvider.enabled false: no discovery, no endpoints", async () => {
     const off = await startTestServer(dialect, { oidcProvider: { enabled: false } });
     try {
