@@ -80,6 +80,7 @@ const routes: RouteObject[] = [
             children: [
               { index: true, ...page(() => import("./routes/admin/admin-page"), (m) => m.AdminPage) },
               { path: "users/:id", ...page(() => import("./routes/admin-user/admin-user-page"), (m) => m.AdminUserPage) },
+              { path: "audit-log", ...page(() => import("./routes/admin-audit-log/admin-audit-log-page"), (m) => m.AdminAuditLogPage) },
               {
                 path: "organizations",
                 ...page(() => import("./routes/admin-organizations/admin-organizations-page"), (m) => m.AdminOrganizationsPage),

@@ -14,6 +14,9 @@ export function AdminNav() {
       <NavLink to="/admin/organizations" end className={linkClass}>
         {t("admin.organizations.title")}
       </NavLink>
+      <NavLink to="/admin/audit-log" end className={linkClass}>
+        {t("activity.admin.title")}
+      </NavLink>
     </nav>
   );
 }

@@ -3,8 +3,11 @@ import { useStore } from "@nanostores/react";
 import { atom, computed, type ReadableAtom } from "nanostores";
 import {
   AuthClientError,
+  type AdminListEventsQuery,
   type AdminListOrganizationsQuery,
   type AdminListUsersQuery,
+  type ListSecurityEventsQuery,
+  type OrganizationListEventsQuery,
   type AuthError,
   type Result,
   type SessionData,
@@ -66,10 +69,14 @@ export const keys = {
   passkeys: "passkeys/",
   /** The user's second factors and trusted browsers (GET /two-factor/get-factors). */
   factors: "factors/",
+  /** The user's own security activity, page by page (`security-events/<query>/`). */
+  securityEvents: "security-events/",
   /** Administration: user lists (`admin/users/<query>/`). */
   adminUsers: "admin/users/",
   /** Administration: one user and their sessions (`admin/user/<id>/…`). */
   adminUser: (id?: string) => (id === undefined ? "admin/user/" : `admin/user/${id}/`),
+  /** Administration: the audit log, page by page (`admin/events/<query>/`). */
+  adminEvents: "admin/events/",
   /** Administration: organization lists (`admin/organizations/<query>/`). */
   adminOrganizations: "admin/organizations/",
   /** Administration: one organization (`admin/organization/<id>/`). */
@@ -189,6 +196,19 @@ export const queries = {
   passkeys: () => defineQuery("passkeys", () => sessionKey(() => keys.passkeys), () => authClient.passkey.listUserPasskeys()),
   /** The user's second factors (kinds, dates, backup codes left) and trusted browsers. */
   factors: () => defineQuery("factors", () => sessionKey(() => keys.factors), () => authClient.twoFactor.getFactors()),
+  /** One page of the user's own security activity (GET /list-security-events). */
+  securityEvents: (query: ListSecurityEventsQuery) => {
+    const path = `${keys.securityEvents}${encodeURIComponent(JSON.stringify(query))}/`;
+    return defineQuery(path, () => sessionKey(() => path), () => authClient.listSecurityEvents(query));
+  },
+  /**
+   * One page of an organization's activity, for its owners and admins (GET /organization/list-events); under the
+   * organization's key, so every change to it reads the activity again.
+   */
+  organizationEvents: (organizationId: string, query: Omit<OrganizationListEventsQuery, "organizationId">) => {
+    const path = `${keys.organization(organizationId)}events/${encodeURIComponent(JSON.stringify(query))}/`;
+    return defineQuery(path, () => sessionKey(() => path), () => authClient.organization.listEvents({ ...query, organizationId }));
+  },
 
   /**
    * Whether the signed-in user may open the administration console: the service's answer to POST
@@ -225,6 +245,11 @@ export const queries = {
     defineQuery(`admin-user-sessions:${id}`, () => sessionKey(() => `${keys.adminUser(id)}sessions/`), () =>
       authClient.admin.listUserSessions({ userId: id }),
     ),
+  /** Administration: one page of the audit log. */
+  adminEvents: (query: AdminListEventsQuery) => {
+    const path = `${keys.adminEvents}${encodeURIComponent(JSON.stringify(query))}/`;
+    return defineQuery(path, () => sessionKey(() => path), () => authClient.admin.listEvents(query));
+  },
   /** Administration: one page of organizations. */
   adminOrganizations: (query: AdminListOrganizationsQuery) => {
     const path = `${keys.adminOrganizations}${encodeURIComponent(JSON.stringify(query))}/`;
@@ -396,9 +421,10 @@ export const mutations = {
   /** Signing out the other sessions with it changes the sessions list. */
   changePassword: (input: Input<typeof authClient.changePassword>) =>
     mutate(authClient.changePassword(input), input.revokeOtherSessions ? [keys.sessions] : []),
-  /** A refused revoke too reads the list again (the session may be gone already). */
-  revokeSession: (input: Input<typeof authClient.revokeSession>) => mutate(authClient.revokeSession(input), [keys.sessions], true),
-  revokeOtherSessions: () => mutate(authClient.revokeOtherSessions(), [keys.sessions], true),
+  /** A refused revoke too reads the list again (the session may be gone already); the security activity gains its event. */
+  revokeSession: (input: Input<typeof authClient.revokeSession>) =>
+    mutate(authClient.revokeSession(input), [keys.sessions, keys.securityEvents], true),
+  revokeOtherSessions: () => mutate(authClient.revokeOtherSessions(), [keys.sessions, keys.securityEvents], true),
   /** A refused disconnect too reads the list again. */
   unlinkAccount: (input: Input<typeof authClient.unlinkAccount>) => mutate(authClient.unlinkAccount(input), [keys.accounts], true),
 
@@ -408,12 +434,12 @@ export const mutations = {
     mutate(authClient.twoFactor.enable(input), [SESSION, keys.factors]),
   /** Enrolment: the first code from the app turns two-step sign-in on. */
   verifyTotp: (input: Input<typeof authClient.twoFactor.verifyTotp>) =>
-    mutate(authClient.twoFactor.verifyTotp(input), [SESSION, keys.sessions, keys.factors]),
+    mutate(authClient.twoFactor.verifyTotp(input), [SESSION, keys.sessions, keys.factors, keys.securityEvents]),
   /** Enrolment by email: the code mailed by sendOtp turns it on. */
   verifyOtp: (input: Input<typeof authClient.twoFactor.verifyOtp>) =>
-    mutate(authClient.twoFactor.verifyOtp(input), [SESSION, keys.sessions, keys.factors]),
+    mutate(authClient.twoFactor.verifyOtp(input), [SESSION, keys.sessions, keys.factors, keys.securityEvents]),
   disableTwoFactor: (input: Input<typeof authClient.twoFactor.disable>) =>
-    mutate(authClient.twoFactor.disable(input), [SESSION, keys.sessions, keys.factors]),
+    mutate(authClient.twoFactor.disable(input), [SESSION, keys.sessions, keys.factors, keys.securityEvents]),
   /** New backup codes replace the old ones and end every trusted browser. */
   generateBackupCodes: (input: Input<typeof authClient.twoFactor.generateBackupCodes>) =>
     mutate(authClient.twoFactor.generateBackupCodes(input), [keys.factors]),
@@ -421,11 +447,12 @@ export const mutations = {
   forgetTrustedDevices: (input: Input<typeof authClient.twoFactor.forgetTrustedDevices> = {}) =>
     mutate(authClient.twoFactor.forgetTrustedDevices(input), [keys.factors], true),
 
-  // Passkeys. A refused delete too reads the list again (the passkey may be gone already).
-  addPasskey: (name?: string) => mutate(registerPasskey(name), [keys.passkeys]),
+  // Passkeys. A refused delete too reads the list again (the passkey may be gone already). The security page's
+  // activity shows these changes (and the second factors' above), so it is read again with them.
+  addPasskey: (name?: string) => mutate(registerPasskey(name), [keys.passkeys, keys.securityEvents]),
   renamePasskey: (input: Input<typeof authClient.passkey.updatePasskey>) => mutate(authClient.passkey.updatePasskey(input), [keys.passkeys]),
   deletePasskey: (input: Input<typeof authClient.passkey.deletePasskey>) =>
-    mutate(authClient.passkey.deletePasskey(input), [keys.passkeys], true),
+    mutate(authClient.passkey.deletePasskey(input), [keys.passkeys, keys.securityEvents], true),
 
   // Administration.
   createUser: (input: Input<typeof admin.createUser>) => mutate(admin.createUser(input), [keys.adminUsers, keys.username]),

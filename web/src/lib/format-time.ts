@@ -54,3 +54,13 @@ export function formatWait(seconds: number, locale: string): string {
   const [unit, amount] = seconds < 60 ? (["second", Math.max(1, Math.ceil(seconds))] as const) : (["minute", Math.ceil(seconds / 60)] as const);
   return cached(`wait:${unit}:${locale}`, () => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "long" })).format(amount);
 }
+
+/** The day alone, short ("12 Mar 2026"): a log's time column shows it above the time. */
+export function formatDay(value: string | Date, locale: string): string {
+  return cached(`day:${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium" })).format(new Date(value));
+}
+
+/** The time of day to the second ("14:03:27"). */
+export function formatClock(value: string | Date, locale: string): string {
+  return cached(`clock:${locale}`, () => new Intl.DateTimeFormat(locale, { timeStyle: "medium" })).format(new Date(value));
+}

@@ -61,6 +61,9 @@ export function AdminOrganizationPage() {
             <Badge>{t("admin.organizations.memberCount", { count: shown.memberCount })}</Badge>
           </div>
           <p className={styles.muted}>{t("admin.organizations.created", { date: formatDate(shown.createdAt, i18n.language) })}</p>
+          <Link className={styles.activity} to={`/admin/audit-log?organization=${encodeURIComponent(shown.id)}`}>
+            {t("activity.admin.eventsOfOrganization")}
+          </Link>
         </div>
       </div>
 

@@ -115,6 +115,10 @@ export function AdminUserPage() {
             <Badge>{target.emailVerified ? t("admin.user.emailVerified") : t("admin.user.emailUnverified")}</Badge>
           </div>
           <p className={styles.muted}>{t("admin.user.joined", { date: formatDate(target.createdAt, i18n.language) })}</p>
+          <p className={styles.links}>
+            <Link to={`/admin/audit-log?user=${encodeURIComponent(target.id)}`}>{t("activity.admin.eventsOfUser")}</Link>
+            <Link to={`/admin/audit-log?actor=${encodeURIComponent(target.id)}`}>{t("activity.admin.eventsByUser")}</Link>
+          </p>
           {own ? <p className={styles.muted}>{t("admin.user.ownAccount")}</p> : null}
         </div>
       </div>

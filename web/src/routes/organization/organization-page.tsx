@@ -12,6 +12,7 @@ import { queries, useQuery } from "../../lib/data";
 import { canManage, isOwner, TWO_FACTOR_REQUIRED } from "../../lib/organizations";
 import { useCarriedNotice } from "../../lib/organization-notice";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { ActivityCard } from "./activity-card";
 import { InvitationsCard } from "./invitations-card";
 import { MembersCard } from "./members-card";
 import { SettingsCard } from "./settings-card";
@@ -20,7 +21,8 @@ import { TwoFactorPolicyCard } from "./two-factor-policy-card";
 import styles from "./organization-page.module.css";
 
 /**
- * The active organization: its settings, members, invitations and teams, as far as the caller's role allows.
+ * The active organization: its settings, members, invitations, teams and (for owners and admins) its activity, as
+ * far as the caller's role allows.
  * One message at a time for the page's last action, shown in the card that ran it (ActionMessages).
  */
 export function OrganizationPage() {
@@ -68,6 +70,7 @@ export function OrganizationPage() {
         <MembersCard organization={organization} me={me} />
         {canManage(role) ? <InvitationsCard organization={organization} owner={isOwner(role)} /> : null}
         <TeamsCard organization={organization} canEdit={canManage(role)} />
+        {canManage(role) ? <ActivityCard key={organization.id} organization={organization} /> : null}
       </div>
     </ActionMessages>
   );

@@ -5,6 +5,7 @@ import { queries, useQuery } from "../../lib/data";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useFeatures } from "../../lib/use-features";
 import { PasskeysCard } from "./passkeys-card";
+import { SecurityActivityCard } from "./security-activity-card";
 import { TrustedBrowsersCard } from "./trusted-browsers-card";
 import { TwoFactorCard } from "./two-factor-card";
 import styles from "./security-page.module.css";
@@ -16,8 +17,10 @@ function useHasPassword(): boolean | null {
 }
 
 /**
- * The security page (/account/security): two-step sign-in and backup codes, passkeys, and the browsers trusted to
- * skip the second step. Each part shows where the deployment has it on (GET /features).
+ * The security page (/account/security): two-step sign-in and backup codes, passkeys, the browsers trusted to
+ * skip the second step, and the account's security activity (sign-ins and changes, a still-open sign-in signed out
+ * from its row). Each part shows where the deployment has it on (GET /features; the activity where the service
+ * keeps an audit log).
  */
 export function SecurityPage() {
   const { t } = useTranslation();
@@ -36,6 +39,7 @@ export function SecurityPage() {
       {on("twoFactor") ? <TwoFactorCard hasPassword={hasPassword} /> : null}
       {on("passkey") ? <PasskeysCard hasPassword={hasPassword} /> : null}
       {on("twoFactor") ? <TrustedBrowsersCard /> : null}
+      <SecurityActivityCard />
     </div>
   );
 }
