@@ -395,6 +395,48 @@ export interface UserFactors {
   }>;
 }
 
+/** One event's delivery to one endpoint, with its last try's answer */
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  /** The event's id: the webhook-id header */
+  eventId: string;
+  eventSeq: number;
+  eventType: string;
+  /** pending: waiting for its next try; sending: a try is under way; delivered: answered 2xx; failed: the retry schedule is spent */
+  status: "pending" | "sending" | "delivered" | "failed";
+  /** Tries made since it was made or last sent again */
+  attempts: number;
+  /** When a pending delivery is tried next */
+  nextAttemptAt: ISODateString | null;
+  lastAttemptAt: ISODateString | null;
+  /** The last try's HTTP status; null without an answer */
+  responseStatus: number | null;
+  /** The start of the last answer's body (1,000 characters at most) */
+  responseBody: string | null;
+  /** Why the last try failed */
+  error: string | null;
+  durationMs: number | null;
+  createdAt: ISODateString;
+  deliveredAt: ISODateString | null;
+}
+
+/** A webhook endpoint (never its secret) */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  /** Event patterns: exact types, prefixes (user.*) or *; null: every type */
+  events: string[] | null;
+  enabled: boolean;
+  /** config: declared in the configuration file (webhooks.endpoints), read-only here */
+  source: "config" | "api";
+  /** True for the configuration file's endpoints: they change in the file only */
+  readOnly: boolean;
+  createdAt: ISODateString | null;
+  updatedAt: ISODateString | null;
+}
+
 // ---- Each route's body, query string and answer ----------------------------------------------------------------------
 
 export interface AccountInfoQuery {
@@ -806,6 +848,82 @@ export interface AdminUpdateUserBody {
 }
 
 export type AdminUpdateUserData = User;
+
+export interface AdminWebhooksCreateEndpointBody {
+  url: string;
+  /** Exact types (user.banned), prefixes (user.*) or *; null or absent: every type */
+  events?: string[] | null;
+  /** Default true */
+  enabled?: boolean;
+  description?: string | null;
+}
+
+export interface AdminWebhooksCreateEndpointData {
+  endpoint: WebhookEndpoint;
+  /** whsec_…: shown this once; receivers verify signatures with it */
+  secret: string;
+}
+
+export interface AdminWebhooksDeleteEndpointBody {
+  endpointId: string;
+}
+
+export interface AdminWebhooksDeleteEndpointData {
+  success: boolean;
+}
+
+export interface AdminWebhooksListDeliveriesQuery {
+  endpointId: string;
+  status?: "pending" | "sending" | "delivered" | "failed";
+  /** Deliveries per page (default 50, at most 200) */
+  limit?: number | string;
+  /** The previous page's nextCursor; absent: the newest deliveries */
+  cursor?: string;
+}
+
+export interface AdminWebhooksListDeliveriesData {
+  deliveries: WebhookDelivery[];
+  /** Pass as cursor for the next (older) page; null on the last one */
+  nextCursor: string | null;
+}
+
+export interface AdminWebhooksListEndpointsData {
+  endpoints: WebhookEndpoint[];
+  /** Every event type an endpoint may ask for */
+  eventTypes: string[];
+}
+
+export interface AdminWebhooksResendDeliveryBody {
+  deliveryId: string;
+}
+
+export interface AdminWebhooksResendDeliveryData {
+  delivery: WebhookDelivery;
+}
+
+export interface AdminWebhooksRotateEndpointSecretBody {
+  endpointId: string;
+}
+
+export interface AdminWebhooksRotateEndpointSecretData {
+  endpoint: WebhookEndpoint;
+  /** whsec_…: shown this once */
+  secret: string;
+}
+
+export interface AdminWebhooksUpdateEndpointBody {
+  endpointId: string;
+  url?: string;
+  /** Exact types (user.banned), prefixes (user.*) or *; null or absent: every type */
+  events?: string[] | null;
+  /** Off: nothing is sent to it, and its waiting deliveries fail */
+  enabled?: boolean;
+  description?: string | null;
+}
+
+export interface AdminWebhooksUpdateEndpointData {
+  endpoint: WebhookEndpoint;
+}
 
 export interface ChangeEmailBody {
   newEmail: string;
@@ -1896,6 +2014,13 @@ export const ROUTES = {
   "/admin/stop-impersonating": { method: "POST", changesSession: true, data: shape<AdminStopImpersonatingData>() },
   "/admin/unban-user": { method: "POST", body: shape<AdminUnbanUserBody>(), data: shape<AdminUnbanUserData>() },
   "/admin/update-user": { method: "POST", body: shape<AdminUpdateUserBody>(), data: shape<AdminUpdateUserData>() },
+  "/admin/webhooks/create-endpoint": { method: "POST", body: shape<AdminWebhooksCreateEndpointBody>(), data: shape<AdminWebhooksCreateEndpointData>() },
+  "/admin/webhooks/delete-endpoint": { method: "POST", body: shape<AdminWebhooksDeleteEndpointBody>(), data: shape<AdminWebhooksDeleteEndpointData>() },
+  "/admin/webhooks/list-deliveries": { method: "GET", query: shape<AdminWebhooksListDeliveriesQuery>(), data: shape<AdminWebhooksListDeliveriesData>() },
+  "/admin/webhooks/list-endpoints": { method: "GET", data: shape<AdminWebhooksListEndpointsData>() },
+  "/admin/webhooks/resend-delivery": { method: "POST", body: shape<AdminWebhooksResendDeliveryBody>(), data: shape<AdminWebhooksResendDeliveryData>() },
+  "/admin/webhooks/rotate-endpoint-secret": { method: "POST", body: shape<AdminWebhooksRotateEndpointSecretBody>(), data: shape<AdminWebhooksRotateEndpointSecretData>() },
+  "/admin/webhooks/update-endpoint": { method: "POST", body: shape<AdminWebhooksUpdateEndpointBody>(), data: shape<AdminWebhooksUpdateEndpointData>() },
   "/change-email": { method: "POST", changesSession: true, body: shape<ChangeEmailBody>(), data: shape<ChangeEmailData>() },
   "/change-password": { method: "POST", changesSession: true, body: shape<ChangePasswordBody>(), data: shape<ChangePasswordData>() },
   "/delete-user": { method: "POST", changesSession: true, body: shape<DeleteUserBody | void>(), data: shape<DeleteUserData>() },
@@ -2038,6 +2163,7 @@ export const ERROR_CODES = [
   "EMAIL_NOT_VERIFIED",
   "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION",
   "EMAIL_VERIFICATION_REQUIRED_TO_VIEW_OR_LIST_INVITATIONS_FOR_THE_SESSION_EMAIL",
+  "EVENT_IS_NO_LONGER_IN_THE_AUDIT_LOG",
   "FAILED_TO_CREATE_SESSION",
   "FAILED_TO_CREATE_USER",
   "FAILED_TO_FIND_ADMIN_SESSION",
@@ -2135,6 +2261,7 @@ export const ERROR_CODES = [
   "TOO_MANY_ATTEMPTS",
   "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE",
   "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER",
+  "TOO_MANY_WEBHOOK_ENDPOINTS",
   "TOTP_ALREADY_ENABLED",
   "TOTP_NOT_ENABLED",
   "TWO_FACTOR_NOT_ENABLED",
@@ -2165,6 +2292,11 @@ export const ERROR_CODES = [
   "USER_NOT_FOUND",
   "VALIDATION_ERROR",
   "VERIFICATION_EMAIL_ISNT_ENABLED",
+  "WEBHOOK_DELIVERY_IS_BEING_SENT",
+  "WEBHOOK_DELIVERY_NOT_FOUND",
+  "WEBHOOK_ENDPOINT_IS_DECLARED_IN_THE_CONFIGURATION",
+  "WEBHOOK_ENDPOINT_NOT_FOUND",
+  "WEBHOOK_URL_POINTS_TO_A_PRIVATE_ADDRESS",
   "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
   "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS",
   "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION",
@@ -2174,9 +2306,11 @@ export const ERROR_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_CREATE_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
   "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_CREATE_WEBHOOKS",
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_DELETE_WEBHOOKS",
   "YOU_ARE_NOT_ALLOWED_TO_EXPORT_EVENTS",
   "YOU_ARE_NOT_ALLOWED_TO_GET_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_GET_ORGANIZATION",
@@ -2193,8 +2327,10 @@ export const ERROR_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_FACTORS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_OIDC_GRANTS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_WEBHOOKS",
   "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY",
   "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
+  "YOU_ARE_NOT_ALLOWED_TO_RESEND_WEBHOOKS",
   "YOU_ARE_NOT_ALLOWED_TO_RESET_USERS_FACTORS",
   "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_OIDC_GRANTS",
   "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
@@ -2203,6 +2339,7 @@ export const ERROR_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_UPDATE_OIDC_CLIENTS",
   "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
   "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_UPDATE_WEBHOOKS",
   "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
   "YOU_ARE_NOT_IMPERSONATING_ANYONE",
   "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION",

@@ -31,15 +31,17 @@ import type { Database } from "./storage/schema.js";
 import type { SessionStoreOptions } from "./storage/sessions.js";
 import { twoFactorModule } from "./two-factor/module.js";
 import type { TwoFactorRepositories } from "./two-factor/store/index.js";
+import { webhooksModule } from "./webhooks/module.js";
+import type { WebhookRepositories } from "./webhooks/store/index.js";
 
 export type { AnyModule, GatehouseModule } from "./gatehouse-module.js";
 
 /** The installed modules: their tables are part of every database, their routes answer when enabled. */
-export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, passkeyModule, magicLinkModule, emailOtpModule, twoFactorModule, eventsModule, newDeviceModule, oidcProviderModule];
+export const MODULES: readonly AnyModule[] = [organizationModule, adminModule, passkeyModule, magicLinkModule, emailOtpModule, twoFactorModule, eventsModule, newDeviceModule, oidcProviderModule, webhooksModule];
 
 /** The runtime's stores: core's repositories and every installed module's, with transaction(fn). */
 export type Stores = Transactional<
-  CoreRepositories & OrganizationRepositories & AdminRepositories & PasskeyRepositories & PasswordlessRepositories & TwoFactorRepositories & EventRepositories & NewDeviceRepositories & OidcRepositories
+  CoreRepositories & OrganizationRepositories & AdminRepositories & PasskeyRepositories & PasswordlessRepositories & TwoFactorRepositories & EventRepositories & NewDeviceRepositories & OidcRepositories & WebhookRepositories
 >;
 
 export interface StoreOptions extends SessionStoreOptions {

@@ -4,6 +4,7 @@ import { adminModule } from "./admin/module.js";
 import { eventsModule } from "./events/module.js";
 import { error, features, ok } from "./http/system-routes.js";
 import { oidcProviderModule } from "./oidc-provider/module.js";
+import { webhooksModule } from "./webhooks/module.js";
 import { linkSocialAccount, listUserAccounts, unlinkAccount } from "./social/account-routes.js";
 import { callbackOAuth, callbackOAuthPost } from "./social/callback-routes.js";
 import { signInSocial } from "./social/sign-in-routes.js";
@@ -75,6 +76,7 @@ export const ENDPOINTS = {
   ...passkeyModule.endpoints,
   ...oidcProviderModule.endpoints,
   ...eventsModule.endpoints,
+  ...webhooksModule.endpoints,
 } as const;
 
 export type Endpoints = typeof ENDPOINTS;

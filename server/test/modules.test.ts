@@ -232,6 +232,7 @@ describe("composing modules", () => {
       "0014-oidc-provider",
       "0015-events",
       "0016-new-device",
+      "0017-webhooks",
     ]);
   });
 });

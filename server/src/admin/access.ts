@@ -31,6 +31,8 @@ export const STATEMENTS = {
   oidcClient: ["list", "get", "create", "update", "delete"],
   /** What users granted OpenID clients (oidc-provider/admin-routes.ts): see and revoke a user's grants. */
   oidcGrant: ["list", "revoke"],
+  /** Webhook endpoints and their delivery logs (webhooks/routes.ts): see, make, change, remove, send again. */
+  webhooks: ["list", "create", "update", "delete", "resend"],
 } as const;
 
 export type Resource = keyof typeof STATEMENTS;
@@ -48,8 +50,9 @@ export const ROLES: { readonly admin: RoleActions; readonly user: RoleActions } 
     auditLog: STATEMENTS.auditLog,
     oidcClient: STATEMENTS.oidcClient,
     oidcGrant: STATEMENTS.oidcGrant,
+    webhooks: STATEMENTS.webhooks,
   },
-  user: { user: [], session: [], organization: [], factors: [], auditLog: [], oidcClient: [], oidcGrant: [] },
+  user: { user: [], session: [], organization: [], factors: [], auditLog: [], oidcClient: [], oidcGrant: [], webhooks: [] },
 };
 
 /**

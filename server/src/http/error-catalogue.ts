@@ -10,6 +10,7 @@ import { TWO_FACTOR_FIXED_CODES, TWO_FACTOR_MESSAGES } from "../two-factor/messa
 import { OAUTH_FIXED_CODES, OAUTH_MESSAGES } from "../social/messages.js";
 import { USER_FIXED_CODES, USER_MESSAGES } from "../user/messages.js";
 import { VERIFICATION_MESSAGES } from "../verification/messages.js";
+import { WEBHOOK_MESSAGES } from "../webhooks/messages.js";
 import { HTTP_FIXED_CODES, HTTP_MESSAGES } from "./messages.js";
 
 /**
@@ -33,6 +34,7 @@ export const ERROR_CATALOGUES = {
   twoFactor: TWO_FACTOR_MESSAGES,
   oidcProvider: OIDC_MESSAGES,
   events: EVENTS_MESSAGES,
+  webhooks: WEBHOOK_MESSAGES,
 } as const;
 
 /**
