@@ -3,11 +3,12 @@ import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOidcCommand } from "../src/oidc-provider/cli.js";
+import { newSigningKey } from "../src/oidc-provider/keys.js";
 import { oidcService } from "../src/oidc-provider/service.js";
 import { signUpAdmin } from "./helpers/admin.js";
 import { createTestDatabase, DIALECTS, POSTGRES_URL, type TestDatabase } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient } from "./helpers/http-client.js";
-import { startTestServer, type TestServer } from "./helpers/server.js";
+import { startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy.js";
 
 /**
@@ -682,6 +683,19 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     // The private halves are sealed at rest: no JWK member of a private key in the table.
     const rows = (await server.gatehouse.database.db.selectFrom("oidcSigningKey" as never).selectAll().execute()) as { privateKey: string }[];
     for (const row of rows) expect(row.privateKey).toMatch(/^ghoidc1:/);
+  });
+
+  it("lets instances that made keys at the same time agree on the one that signs", async () => {
+    const service = oidcService(server.gatehouse.runtime);
+    const before = (await service.keySet()).current.get("RS256")!.kid;
+    // Another instance's key, made a moment later, lands in the table.
+    const stores = server.gatehouse.runtime.stores;
+    await stores.oidcSigningKeys.insertSigningKey(await newSigningKey("RS256", new Date(Date.now() + 1), TEST_SECRET));
+    await service.reloadKeys();
+    const after = await service.keySet();
+    expect(after.current.get("RS256")!.kid).toBe(before);
+    const published = (await (await fetch(`${server.url}/api/auth/jwks`)).json()) as JSONWebKeySet;
+    expect(published.keys.filter((k) => k.alg === "RS256").length).toBeGreaterThanOrEqual(2);
   });
 
   it("serves Better Auth's jwt plugin routes: /token for the session, verifiable with /jwks", async () => {

@@ -25,7 +25,8 @@ interface KeyDeps {
   now(): Date;
 }
 
-async function newSigningKey(alg: SigningAlg, now: Date, secret: string): Promise<StoredSigningKey> {
+/** A new signing key of the algorithm, its private half sealed, signing from `now`. */
+export async function newSigningKey(alg: SigningAlg, now: Date, secret: string): Promise<StoredSigningKey> {
   const { privateKey, publicKey } = await generateKeyPair(alg, alg === "RS256" ? { modulusLength: 2048, extractable: true } : { extractable: true });
   const publicJwk = await exportJWK(publicKey);
   const privateJwk = await exportJWK(privateKey);
@@ -73,15 +74,22 @@ export async function loadKeySet(deps: KeyDeps): Promise<KeySet> {
   const signing: JWK[] = [];
   const verifying: JWK[] = [];
   const states: string[] = [];
+  // Two instances starting on an empty table at once may each make a key: the oldest signing key of each algorithm
+  // signs (every instance picks the same one, whichever keys it has seen), the others only verify until rotated
+  // away. Normally there is one: a rotation retires the others when its keys start signing.
+  const signer = new Map<SigningAlg, StoredSigningKey>();
+  for (const key of stored) {
+    if (stateOf(key, now) !== "signing") continue;
+    const known = signer.get(key.alg);
+    if (!known || key.createdAt < known.createdAt || (+key.createdAt === +known.createdAt && key.kid < known.kid)) signer.set(key.alg, key);
+  }
   for (const key of stored) {
     const plain = keys.open(key.kid, key.privateKey);
     if (plain === null) continue; // sealed under another secret: it can neither sign nor be trusted
     const jwk = JSON.parse(plain) as JWK;
     const state = stateOf(key, now);
     states.push(`${key.kid}:${state}`);
-    // Two instances starting at once may each have made a key: the newest of each algorithm signs, the others
-    // only verify (they stay published until rotated away).
-    if (state === "signing" && !current.has(key.alg)) {
+    if (signer.get(key.alg) === key) {
       current.set(key.alg, { kid: key.kid, jwk });
       signing.push(jwk);
     } else {

@@ -45,12 +45,15 @@ export function oidcSigningKeyStore(db: Kysely<OidcDatabase>) {
         .execute();
     },
 
-    /** Retires every signing key but the ones named: they verify until `expiresAt`, then leave the JWKS. */
-    async retireSigningKeys(keep: readonly string[], now: Date, expiresAt: Date): Promise<number> {
+    /**
+     * Retires at `at` every key but the ones named that would sign after it (not retired, or retired later: an
+     * earlier rotation's keys included); they verify until `expiresAt`, then leave the JWKS.
+     */
+    async retireSigningKeys(keep: readonly string[], at: Date, expiresAt: Date): Promise<number> {
       let query = db
         .updateTable("oidcSigningKey")
-        .set({ retiredAt: dbDate(now), expiresAt: dbDate(expiresAt) })
-        .where("retiredAt", "is", null);
+        .set({ retiredAt: dbDate(at), expiresAt: dbDate(expiresAt) })
+        .where((eb) => eb.or([eb("retiredAt", "is", null), eb("retiredAt", ">", dbDate(at))]));
       if (keep.length) query = query.where("kid", "not in", [...keep]);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
