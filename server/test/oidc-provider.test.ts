@@ -538,6 +538,10 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     const back = await browse(server, browser, answer0.body.url, "http://127.0.0.1:51234/callback");
     const code = new URL(back.url).searchParams.get("code")!;
     expect(code).toBeTruthy();
+    // A native app is asked again each time: another app on the device can claim its loopback or custom-scheme
+    // redirect, so an earlier consent does not let a request through unseen.
+    const again = await browse(server, browser, url.href, "http://127.0.0.1:51234/callback");
+    expect(new URL(again.url).pathname).toBe("/oauth/consent");
     // Without a verifier the code is refused; a public client has no secret to fall back on.
     const refused = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: "http://127.0.0.1:51234/callback" }, { id: "native-app" });
     expect(((await refused.json()) as { error: string }).error).toBe("invalid_grant");
