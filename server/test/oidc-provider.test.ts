@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync } from "node:crypto";
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, UnsecuredJWT, type JSONWebKeySet } from "jose";
 import * as oidc from "openid-client";
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOidcCommand } from "../src/oidc-provider/cli.js";
 import { newSigningKey } from "../src/oidc-provider/keys.js";
@@ -337,6 +338,26 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
       expectedNonce: third.nonce,
     });
     expect(withoutRefresh.refresh_token).toBeUndefined();
+  });
+
+  it("counts the second factor in the sign-in: amr says password, one-time code and mfa", async () => {
+    const { browser, email } = await signedIn();
+    const enable = await browser.post("/two-factor/enable", { password: PASSWORD });
+    expect(enable.status).toBe(200);
+    const secret = new URL(enable.body.totpURI).searchParams.get("secret")!;
+    const code = (steps: number) => TOTP.generate({ secret: Secret.fromBase32(secret), digits: 6, timestamp: Date.now() + steps * 30_000 });
+    expect((await browser.post("/two-factor/verify-totp", { code: code(0) })).status).toBe(200);
+    // A new browser: the password alone does not make a session, so the application waits for the second step.
+    const fresh = new TestClient(`${server.url}/api/auth`);
+    const { landed } = await authorize(firstParty, fresh);
+    const returnTo = new URL(landed.url).searchParams.get("returnTo")!;
+    expect((await fresh.post("/sign-in/email", { email, password: PASSWORD })).body).toMatchObject({ twoFactorRedirect: true });
+    const halfway = await browse(server, fresh, `${server.url}${returnTo}`);
+    expect(new URL(halfway.url).pathname).toBe("/sign-in");
+    expect((await fresh.post("/two-factor/verify-totp", { code: code(1) })).status).toBe(200);
+    const { landed: back, verifier, state, nonce } = await authorize(firstParty, fresh);
+    const tokens = await oidc.authorizationCodeGrant(firstParty, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    expect(tokens.claims()!.amr).toEqual(["pwd", "otp", "mfa"]);
   });
 
   it("issues client-credentials tokens a resource server verifies with jose against the JWKS", async () => {
