@@ -272,7 +272,10 @@ export class OidcService {
         findStoredClient: (id) => stores.oidcClients.findClient(id),
         onClientRegistered: (client) =>
           runtime.logger.info({ clientId: client.clientId, source: "registration" }, "OpenID client registered"),
-        onGrantDestroyed: (revoked) => recentlyDestroyed.set(revoked.grantId, revoked),
+        onGrantDestroyed: (revoked) => {
+          if (recentlyDestroyed.size >= 1000) recentlyDestroyed.clear();
+          recentlyDestroyed.set(revoked.grantId, revoked);
+        },
       }),
       // A grant goes with its tokens only when one of its codes or refresh tokens is replayed (the token endpoint
       // revokes for nothing else); a client revoking a refresh token, or a logout, ends tokens and keeps the consent.
