@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "../../storage/rows.js";
+import { precompiled } from "./precompiled.js";
 import type { OidcClientTable, OidcDatabase } from "../tables.js";
 import type { OidcClient } from "./models.js";
 
@@ -65,10 +66,14 @@ function toRow(client: OidcClient) {
 }
 
 export function oidcClientStore(db: Kysely<OidcDatabase>) {
+  // Read on every token request of a client registered here (precompiled.ts).
+  const findOne = precompiled<"clientId", Selectable<OidcClientTable>>(db, (v) =>
+    db.selectFrom("oidcClient").selectAll().where("clientId", "=", v("clientId")),
+  );
   return {
     async findClient(clientId: string): Promise<OidcClient | null> {
-      const row = await db.selectFrom("oidcClient").selectAll().where("clientId", "=", clientId).executeTakeFirst();
-      return row ? toClient(row) : null;
+      const { rows } = await findOne({ clientId });
+      return rows[0] ? toClient(rows[0]) : null;
     },
 
     /** Every stored client, oldest first. */

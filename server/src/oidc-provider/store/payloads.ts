@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
+import { precompiled } from "./precompiled.js";
 import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
 import type { StoredPayload } from "./models.js";
 
@@ -29,11 +30,49 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
     eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", dbDate(now))]);
   const selectAll = () => db.selectFrom("oidcPayload").selectAll();
 
+  // The reads and writes of every token request, compiled once (precompiled.ts).
+  const findOne = precompiled<"key" | "now", Selectable<OidcPayloadTable>>(db, (v) =>
+    selectAll()
+      .where("key", "=", v("key"))
+      .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", v("now"))])),
+  );
+  const upsertOne = precompiled<
+    "key" | "model" | "payload" | "grantId" | "uid" | "accountId" | "clientId" | "expiresAt",
+    unknown
+  >(db, (v) =>
+    db
+      .insertInto("oidcPayload")
+      .values({
+        key: v("key"),
+        model: v("model"),
+        payload: v("payload"),
+        grantId: v("grantId"),
+        uid: v("uid"),
+        accountId: v("accountId"),
+        clientId: v("clientId"),
+        expiresAt: v("expiresAt"),
+      })
+      .onConflict((oc) =>
+        oc.column("key").doUpdateSet({
+          model: v("model"),
+          payload: v("payload"),
+          grantId: v("grantId"),
+          uid: v("uid"),
+          accountId: v("accountId"),
+          clientId: v("clientId"),
+          expiresAt: v("expiresAt"),
+        }),
+      ),
+  );
+  const consumeOne = precompiled<"key" | "now", unknown>(db, (v) =>
+    db.updateTable("oidcPayload").set({ consumedAt: v("now") }).where("key", "=", v("key")).where("consumedAt", "is", null),
+  );
+
   return {
     /** The entity, unless it has expired. */
     async findPayload(key: string, now: Date): Promise<StoredPayload | null> {
-      const row = await selectAll().where("key", "=", key).where(live(now)).executeTakeFirst();
-      return row ? toStored(row) : null;
+      const { rows } = await findOne({ key, now: dbDate(now) });
+      return rows[0] ? toStored(rows[0]) : null;
     },
 
     async findPayloadByUid(model: string, uid: string, now: Date): Promise<StoredPayload | null> {
@@ -43,7 +82,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
 
     /** Writes the entity, replacing one stored under the same key (a session or grant saved again). */
     async upsertPayload(row: StoredPayload): Promise<void> {
-      const values = {
+      await upsertOne({
         key: row.key,
         model: row.model,
         payload: JSON.stringify(row.payload),
@@ -52,14 +91,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
         accountId: row.accountId,
         clientId: row.clientId,
         expiresAt: row.expiresAt ? dbDate(row.expiresAt) : null,
-        consumedAt: row.consumedAt ? dbDate(row.consumedAt) : null,
-      };
-      const { key: _key, consumedAt: _consumed, ...changes } = values;
-      await db
-        .insertInto("oidcPayload")
-        .values(values)
-        .onConflict((oc) => oc.column("key").doUpdateSet(changes))
-        .execute();
+      });
     },
 
     /**
@@ -67,13 +99,8 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
      * marks it; the other is told false.
      */
     async consumePayload(key: string, now: Date): Promise<boolean> {
-      const result = await db
-        .updateTable("oidcPayload")
-        .set({ consumedAt: dbDate(now) })
-        .where("key", "=", key)
-        .where("consumedAt", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      const result = await consumeOne({ key, now: dbDate(now) });
+      return Number(result.numAffectedRows ?? 0) === 1;
     },
 
     async grantIdOf(key: string): Promise<string | null> {
