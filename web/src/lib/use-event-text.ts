@@ -145,7 +145,11 @@ export function useEventText(): EventText {
         break;
       }
       case "two_factor.reset": {
+        const factors = [data.totp === true && factor("totp"), data.emailCode === true && factor("otp")].filter(
+          (item): item is string => typeof item === "string",
+        );
         const removed = count(data.passkeysRemoved);
+        if (factors.length > 0) add(t("activity.details.factorsRemoved", { factors: factors.join(", ") }));
         if (removed) add(t("activity.details.passkeysRemoved", { count: removed }));
         break;
       }
@@ -156,8 +160,10 @@ export function useEventText(): EventText {
       case "user.banned": {
         const reason = text(data.reason);
         const until = date(data.expiresAt);
+        const ended = count(data.sessionsRevoked);
         if (reason) add(t("activity.details.reason", { reason }));
         add(until ? t("activity.details.until", { date: until }) : t("activity.details.noEnd"));
+        if (ended) add(t("activity.details.sessionsEnded", { count: ended }));
         break;
       }
       case "user.unbanned":
@@ -174,12 +180,13 @@ export function useEventText(): EventText {
       case "organization.created":
       case "organization.deleted":
         if (name) add(t("activity.details.organization", { name, slug: text(data.slug) ?? "" }));
+        // Created: its creator's membership came with it.
+        if (role) add(t("activity.details.role", { role: orgRole(role) }));
         break;
       case "member.added":
       case "member.removed":
       case "invitation.accepted":
         if (role) add(t("activity.details.role", { role: orgRole(role) }));
-        if (type === "member.added" && data.creator === true) add(t("activity.details.creator"));
         if (type === "member.removed" && data.left === true) add(t("activity.details.left"));
         break;
       case "member.role_changed":
@@ -189,6 +196,7 @@ export function useEventText(): EventText {
       case "invitation.canceled":
         if (email) add(t("activity.details.invited", { email }));
         if (role) add(t("activity.details.role", { role: orgRole(role) }));
+        if (data.renewed === true) add(t("activity.details.resent"));
         break;
       case "oidc_client.created":
         if (name) add(t("activity.details.client", { client: name }));
@@ -200,9 +208,16 @@ export function useEventText(): EventText {
         break;
       }
       case "oidc_client.deleted":
-      case "oidc_grant.revoked":
         if (clientId) add(t("activity.details.client", { client: clientId }));
         break;
+      case "oidc_grant.revoked": {
+        const reason = text(data.reason);
+        if (clientId) add(t("activity.details.client", { client: clientId }));
+        if (reason === "user") add(t("activity.details.byUser"));
+        else if (reason === "administrator") add(t("activity.details.byAdministrator"));
+        else if (reason === "replay") add(t("activity.details.replay"));
+        break;
+      }
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import type { SecurityEvent, Session } from "@gatehouse/client";
+import type { AuthError, SecurityEvent, Session } from "@gatehouse/client";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -26,7 +26,8 @@ const PAGE_SIZE = 20;
 type Scope = "all" | "signIns" | "changes";
 const SCOPES: Record<Scope, readonly string[]> = { all: SECURITY_TYPES, signIns: SIGN_IN_TYPES, changes: CHANGE_TYPES };
 
-type Notice = { variant: "success" | "error"; text: string } | null;
+/** What the last sign-out did: put into words as shown, so a language chosen since applies to it too. */
+type Notice = { variant: "success"; userAgent: string | null } | { variant: "error"; error: AuthError } | null;
 
 /** The session a sign-in opened (sign_in.succeeded carries its id), when the event says. */
 const sessionOf = (event: SecurityEvent): string | null =>
@@ -67,11 +68,7 @@ export function SecurityActivityCard() {
     setNotice(null);
     const { error } = await mutations.revokeSession({ token: session.token });
     setBusy(null);
-    setNotice(
-      error
-        ? { variant: "error", text: errorMessage(t, error) }
-        : { variant: "success", text: t("activity.security.signedOut", { device: deviceLabel(session.userAgent) }) },
-    );
+    setNotice(error ? { variant: "error", error } : { variant: "success", userAgent: session.userAgent });
   }
 
   function row(event: SecurityEvent) {
@@ -148,8 +145,14 @@ export function SecurityActivityCard() {
       {notice ? (
         <div className={list.notice}>
           <Alert ref={noticeRef} variant={notice.variant} focusable>
-            {notice.text}{" "}
-            {notice.variant === "success" ? <Link to="/account">{t("activity.security.changePassword")}</Link> : null}
+            {notice.variant === "error" ? (
+              errorMessage(t, notice.error)
+            ) : (
+              <>
+                {t("activity.security.signedOut", { device: deviceLabel(notice.userAgent) })}{" "}
+                <Link to="/account">{t("activity.security.changePassword")}</Link>
+              </>
+            )}
           </Alert>
         </div>
       ) : null}
