@@ -95,13 +95,14 @@ describe.each(DIALECTS)("webhooks across a SIGKILL of the service on %s", (diale
         HOST: "127.0.0.1",
         PORT: String(port),
         WEB_ROOT: "",
-        LOG_LEVEL: "warn",
+        LOG_LEVEL: process.env.WEBHOOK_TEST_DEBUG ? "debug" : "warn",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
     proc.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     proc.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    if (process.env.WEBHOOK_TEST_DEBUG) proc.on("exit", () => console.log(output));
     await waitUntil(
       async () => {
         if (proc.exitCode !== null) throw new Error(`the service exited: ${output}`);

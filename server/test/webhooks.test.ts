@@ -355,6 +355,7 @@ describe.each(DIALECTS)("webhooks on %s", (dialect) => {
     const [message] = configReceiver.received;
     expect(JSON.parse(message!.body)).toMatchObject({ type: "user.banned", data: { userId: target.user.id } });
     expect(verifyStandardWebhook(configSecret, message!)).toBe(true);
+    await waitUntil(async () => (await deliveries(admin, configEndpointId(configReceiver.url)))[0]?.status === "delivered");
     const log = await deliveries(admin, configEndpointId(configReceiver.url));
     expect(log[0]).toMatchObject({ eventType: "user.banned", status: "delivered" });
   });

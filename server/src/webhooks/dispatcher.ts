@@ -38,6 +38,8 @@ export const FANOUT_BATCH = 500;
 const MAX_NEW_GAPS = 1_000;
 /** A taken delivery stays this instance's for twice the request timeout and this much, then another may take it. */
 const LEASE_MARGIN_MS = 5_000;
+/** A pass failing this soon after start, before any succeeded, is logged at debug only (the migrations may still run). */
+const STARTUP_GRACE_MS = 30_000;
 /** How often delivered and failed deliveries older than the audit log's retention are pruned. */
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -61,7 +63,6 @@ export class WebhookDispatcher {
   private lastFanOutAt = 0;
   private nextClaimAt = 0;
   private outcomes: DeliveryOutcome[] = [];
-  private flushing: Promise<void> | null = null;
   private readonly agents: SendOptions["agents"];
   private readonly configured: LiveEndpoint[];
   private pruneTimer: NodeJS.Timeout | null = null;
@@ -73,7 +74,11 @@ export class WebhookDispatcher {
     this.endpoints = new EndpointDirectory({ config: deps.config, stores: deps.stores, logger: deps.logger });
   }
 
+  private startedAt = 0;
+  private passed = false;
+
   start(): void {
+    this.startedAt = Date.now();
     this.wake(0);
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
@@ -91,7 +96,7 @@ export class WebhookDispatcher {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.running;
     await Promise.allSettled([...this.inFlight]);
-    await this.flush();
+    await this.flushOutcomes();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
@@ -134,8 +139,14 @@ export class WebhookDispatcher {
       return;
     }
     this.running = this.pass()
+      .then((next) => {
+        this.passed = true;
+        return next;
+      })
       .catch((error: Error) => {
-        this.deps.logger.warn({ err: error.message }, "webhook dispatcher pass failed");
+        // Before its first pass the database may still be migrating (createGatehouse starts modules at once).
+        const level = this.passed || Date.now() - this.startedAt > STARTUP_GRACE_MS ? "warn" : "debug";
+        this.deps.logger[level]({ err: error.message }, "webhook dispatcher pass failed");
         return IDLE_MS / 5;
       })
       .then((next) => {
@@ -146,42 +157,66 @@ export class WebhookDispatcher {
       });
   }
 
-  /** One pass; answers how long to wait before the next. */
+  /**
+   * One pass; answers how long to wait before the next. After the cheap look at the outbox, everything it writes
+   * goes in one transaction (one connection from the pool, which requests may be queueing for): the outcomes of
+   * finished tries, the fan-out, and the taking of due deliveries. Tries start once it is committed.
+   */
   private async pass(): Promise<number> {
-    await this.flush();
     const { stores } = this.deps;
-    let busy = false;
-    let oldest: Date | null = null;
     const maxSeq = await stores.webhookOutbox.maxEventSeq();
     const sinceFanOut = Date.now() - this.lastFanOutAt;
-    if (maxSeq !== this.lastMaxSeq || (this.gapsPending && sinceFanOut >= 1_000) || sinceFanOut >= IDLE_MS) {
-      const result = await this.fanOut();
+    const fanOutDue = maxSeq !== this.lastMaxSeq || (this.gapsPending && sinceFanOut >= 1_000) || sinceFanOut >= IDLE_MS;
+    const capacity = () => this.settings.concurrency - this.inFlight.size;
+    const claimDue = Date.now() >= this.nextClaimAt && capacity() > 0;
+    if (!fanOutDue && !claimDue && this.outcomes.length === 0) return this.cadence();
+
+    const outcomes = this.outcomes;
+    this.outcomes = [];
+    let work: { fan: FanOut | null; claimed: Taken[] | null };
+    try {
+      work = await stores.transaction(async (tx) => {
+        await tx.webhookDeliveries.recordOutcomes(outcomes);
+        const fan = fanOutDue ? await this.fanOut(tx) : null;
+        const free = capacity() - (fan && !fan.locked ? fan.taken.length : 0);
+        const claimed = claimDue && free > 0 ? await this.claim(tx, free) : null;
+        return { fan, claimed };
+      });
+    } catch (error) {
+      // Written by the next pass (a try's outcome is never lost while this instance runs).
+      this.outcomes = [...outcomes, ...this.outcomes].slice(0, 10_000);
+      throw error;
+    }
+
+    let busy = false;
+    let oldest: Date | null = null;
+    const { fan, claimed } = work;
+    if (fan) {
       this.lastFanOutAt = Date.now();
-      if (!result.locked) {
-        this.gapsPending = result.gaps > 0;
-        if (result.full) busy = true;
+      // Locked: another instance is fanning out; the next look tries again.
+      if (!fan.locked) {
+        this.gapsPending = fan.gaps > 0;
+        if (fan.full) busy = true;
         else this.lastMaxSeq = maxSeq;
-        oldest = result.oldest;
-        this.sendAll(result.taken);
-      } else {
-        // Another instance is fanning out: look again soon.
-        busy = false;
+        oldest = fan.oldest;
+        this.sendAll(fan.taken);
       }
     }
-    if (Date.now() >= this.nextClaimAt) {
-      const capacity = this.settings.concurrency - this.inFlight.size;
-      if (capacity > 0) {
-        const claimed = await this.claim(capacity);
-        for (const taken of claimed) {
-          if (taken.delivery.attempts === 1 && taken.event && (!oldest || taken.event.createdAt < oldest)) oldest = taken.event.createdAt;
-        }
-        this.sendAll(claimed);
-        this.nextClaimAt = claimed.length === capacity ? 0 : this.nextClaimAfterSweep();
-        if (claimed.length === capacity) busy = true;
+    if (claimed) {
+      for (const taken of claimed) {
+        if (taken.delivery.attempts === 1 && taken.event && (!oldest || taken.event.createdAt < oldest)) oldest = taken.event.createdAt;
       }
+      this.sendAll(claimed);
+      const full = claimed.length > 0 && this.inFlight.size >= this.settings.concurrency;
+      this.nextClaimAt = full ? 0 : this.nextClaimAfterSweep();
     }
     this.deps.metrics.setWebhookOutboxLag(oldest ? Math.max(0, (this.deps.now().getTime() - oldest.getTime()) / 1000) : 0);
     if (busy && this.inFlight.size < this.settings.concurrency) return 0;
+    return this.cadence();
+  }
+
+  /** The wait between looks at the outbox: short while some endpoint is on. */
+  private cadence(): number {
     return this.anyEnabled() ? POLL_MS : IDLE_MS;
   }
 
@@ -191,100 +226,97 @@ export class WebhookDispatcher {
     return this.enabledApi || this.configured.some((e) => e.enabled);
   }
 
-  /** The fan-out transaction (see the class's comment). */
-  private async fanOut(): Promise<FanOut> {
-    const { stores, logger } = this.deps;
+  /** The fan-out, inside the pass's transaction (see the class's comment). */
+  private async fanOut(tx: WebhookDeps["stores"]): Promise<FanOut> {
+    const { logger } = this.deps;
     const free = Math.max(0, this.settings.concurrency - this.inFlight.size);
     const leaseMs = this.leaseMs();
-    return stores.transaction(async (tx): Promise<FanOut> => {
-      const cursor = await tx.webhookOutbox.lockCursor();
-      if (cursor === null) return { locked: true };
-      const stored = await tx.webhookEndpoints.listEndpoints();
-      this.enabledApi = stored.some((e) => e.enabled);
-      const endpoints = [
-        ...this.configured.filter((e) => e.enabled).map((e) => ({ id: e.id, createdAt: null as Date | null, wants: e.wants })),
-        ...stored.filter((e) => e.enabled).map((e) => ({ id: e.id, createdAt: e.createdAt as Date | null, wants: eventMatcher(e.events) })),
-      ];
-      if (endpoints.length === 0) {
-        // Nobody to deliver to: the cursor follows the log, and no gap is worth waiting for.
-        const max = await tx.webhookOutbox.maxEventSeq();
-        if (max > cursor) await tx.webhookOutbox.setCursor(max);
-        await tx.webhookOutbox.deleteAllGaps();
-        return { locked: false, full: false, gaps: 0, taken: [], oldest: null };
-      }
-      const now = this.deps.now();
-      const gaps = await tx.webhookOutbox.listGaps();
-      const filled = gaps.length ? await tx.webhookOutbox.eventsBySeq(gaps.map((g) => g.seq)) : [];
-      const events = await tx.webhookOutbox.eventsAfter(cursor, FANOUT_BATCH);
+    const cursor = await tx.webhookOutbox.lockCursor();
+    if (cursor === null) return { locked: true };
+    const stored = await tx.webhookEndpoints.listEndpoints();
+    this.enabledApi = stored.some((e) => e.enabled);
+    const endpoints = [
+      ...this.configured.filter((e) => e.enabled).map((e) => ({ id: e.id, createdAt: null as Date | null, wants: e.wants })),
+      ...stored.filter((e) => e.enabled).map((e) => ({ id: e.id, createdAt: e.createdAt as Date | null, wants: eventMatcher(e.events) })),
+    ];
+    if (endpoints.length === 0) {
+      // Nobody to deliver to: the cursor follows the log, and no gap is worth waiting for.
+      const max = await tx.webhookOutbox.maxEventSeq();
+      if (max > cursor) await tx.webhookOutbox.setCursor(max);
+      await tx.webhookOutbox.deleteAllGaps();
+      return { locked: false, full: false, gaps: 0, taken: [], oldest: null };
+    }
+    const now = this.deps.now();
+    const gaps = await tx.webhookOutbox.listGaps();
+    const filled = gaps.length ? await tx.webhookOutbox.eventsBySeq(gaps.map((g) => g.seq)) : [];
+    const events = await tx.webhookOutbox.eventsAfter(cursor, FANOUT_BATCH);
 
-      // New gaps: the seqs between the cursor and the newest event read that no event has.
-      const newGaps: OutboxGap[] = [];
-      let previous = cursor;
-      for (const event of events) {
-        const missing = event.seq - previous - 1;
-        if (missing > 0 && missing + newGaps.length <= MAX_NEW_GAPS) {
-          for (let seq = previous + 1; seq < event.seq; seq++) newGaps.push({ seq, seenAt: now });
-        } else if (missing > 0) {
-          logger.warn({ from: previous + 1, to: event.seq - 1 }, "webhook outbox: seqs skipped without waiting for them");
-        }
-        previous = event.seq;
+    // New gaps: the seqs between the cursor and the newest event read that no event has.
+    const newGaps: OutboxGap[] = [];
+    let previous = cursor;
+    for (const event of events) {
+      const missing = event.seq - previous - 1;
+      if (missing > 0 && missing + newGaps.length <= MAX_NEW_GAPS) {
+        for (let seq = previous + 1; seq < event.seq; seq++) newGaps.push({ seq, seenAt: now });
+      } else if (missing > 0) {
+        logger.warn({ from: previous + 1, to: event.seq - 1 }, "webhook outbox: seqs skipped without waiting for them");
       }
-      const filledSeqs = new Set(filled.map((e) => e.seq));
-      const givenUp = gaps.filter((g) => !filledSeqs.has(g.seq) && now.getTime() - g.seenAt.getTime() >= GAP_GRACE_MS);
-      if (givenUp.length) {
-        logger.warn({ seqs: givenUp.map((g) => g.seq).slice(0, 20), count: givenUp.length }, "webhook outbox: gaps given up (rolled back)");
-      }
-      await tx.webhookOutbox.deleteGaps([...filledSeqs, ...givenUp.map((g) => g.seq)]);
-      await tx.webhookOutbox.insertGaps(newGaps);
-      if (previous > cursor) await tx.webhookOutbox.setCursor(previous);
+      previous = event.seq;
+    }
+    const filledSeqs = new Set(filled.map((e) => e.seq));
+    const givenUp = gaps.filter((g) => !filledSeqs.has(g.seq) && now.getTime() - g.seenAt.getTime() >= GAP_GRACE_MS);
+    if (givenUp.length) {
+      logger.warn({ seqs: givenUp.map((g) => g.seq).slice(0, 20), count: givenUp.length }, "webhook outbox: gaps given up (rolled back)");
+    }
+    await tx.webhookOutbox.deleteGaps([...filledSeqs, ...givenUp.map((g) => g.seq)]);
+    await tx.webhookOutbox.insertGaps(newGaps);
+    if (previous > cursor) await tx.webhookOutbox.setCursor(previous);
 
-      const lease = new Date(now.getTime() + leaseMs);
-      const rows: NewDelivery[] = [];
-      const eventOf = new Map<string, StoredEvent>();
-      let budget = free;
-      let oldest: Date | null = null;
-      for (const event of [...filled, ...events]) {
-        for (const endpoint of endpoints) {
-          if (!endpoint.wants(event.type)) continue;
-          // An endpoint made through the API gets the events made from its creation on.
-          if (endpoint.createdAt && event.createdAt < endpoint.createdAt) continue;
-          const take = budget > 0;
-          if (take) budget--;
-          const id = generateId();
-          eventOf.set(id, event);
-          if (!oldest || event.createdAt < oldest) oldest = event.createdAt;
-          rows.push({
-            id,
-            endpointId: endpoint.id,
-            eventSeq: event.seq,
-            eventId: event.id,
-            eventType: event.type,
-            status: take ? "sending" : "pending",
-            attempts: take ? 1 : 0,
-            nextAttemptAt: take ? lease : now,
-            lastAttemptAt: take ? now : null,
-            createdAt: now,
-          });
-        }
+    const lease = new Date(now.getTime() + leaseMs);
+    const rows: NewDelivery[] = [];
+    const eventOf = new Map<string, StoredEvent>();
+    let budget = free;
+    let oldest: Date | null = null;
+    for (const event of [...filled, ...events]) {
+      for (const endpoint of endpoints) {
+        if (!endpoint.wants(event.type)) continue;
+        // An endpoint made through the API gets the events made from its creation on.
+        if (endpoint.createdAt && event.createdAt < endpoint.createdAt) continue;
+        const take = budget > 0;
+        if (take) budget--;
+        const id = generateId();
+        eventOf.set(id, event);
+        if (!oldest || event.createdAt < oldest) oldest = event.createdAt;
+        rows.push({
+          id,
+          endpointId: endpoint.id,
+          eventSeq: event.seq,
+          eventId: event.id,
+          eventType: event.type,
+          status: take ? "sending" : "pending",
+          attempts: take ? 1 : 0,
+          nextAttemptAt: take ? lease : now,
+          lastAttemptAt: take ? now : null,
+          createdAt: now,
+        });
       }
-      const written = await tx.webhookOutbox.insertDeliveries(rows);
-      if (rows.some((row) => row.status === "pending" && written.has(row.id))) this.nextClaimAt = 0;
-      const taken = rows
-        .filter((row) => row.status === "sending" && written.has(row.id))
-        .map((row) => ({ delivery: { ...row }, event: eventOf.get(row.id) ?? null }));
-      return {
-        locked: false,
-        full: events.length === FANOUT_BATCH,
-        gaps: gaps.length - filledSeqs.size - givenUp.length + newGaps.length,
-        taken,
-        oldest,
-      };
-    });
+    }
+    const written = await tx.webhookOutbox.insertDeliveries(rows);
+    if (rows.some((row) => row.status === "pending" && written.has(row.id))) this.nextClaimAt = 0;
+    const taken = rows
+      .filter((row) => row.status === "sending" && written.has(row.id))
+      .map((row) => ({ delivery: { ...row }, event: eventOf.get(row.id) ?? null }));
+    return {
+      locked: false,
+      full: events.length === FANOUT_BATCH,
+      gaps: gaps.length - filledSeqs.size - givenUp.length + newGaps.length,
+      taken,
+      oldest,
+    };
   }
 
-  /** Due deliveries taken for this instance, with their events. */
-  private async claim(limit: number): Promise<Taken[]> {
-    const { stores } = this.deps;
+  /** Due deliveries taken for this instance, with their events (inside the pass's transaction). */
+  private async claim(stores: WebhookDeps["stores"], limit: number): Promise<Taken[]> {
     const now = this.deps.now();
     const lease = new Date(now.getTime() + this.leaseMs());
     const claimed = await stores.webhookDeliveries.claimDueDeliveries(now, lease, limit);
@@ -388,7 +420,7 @@ export class WebhookDispatcher {
       this.nextClaimAt = Math.min(this.nextClaimAt, Date.now() + wait);
       this.wake(wait);
     }
-    if (!this.flushing) setImmediate(() => void this.flush());
+    this.wake(0);
   }
 
   /** When this instance's own failed tries are due again (so a claim is not left to the IDLE_MS sweep). */
@@ -401,28 +433,15 @@ export class WebhookDispatcher {
     return Math.min(now + IDLE_MS, ...this.retryTimes);
   }
 
-  /**
-   * Writes the queued outcomes, a transaction per batch, until none is left; on a database error they wait for the
-   * next pass.
-   */
-  private async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    while (this.outcomes.length > 0) {
-      const batch = this.outcomes;
-      this.outcomes = [];
-      let failed = false;
-      this.flushing = this.deps.stores
-        .transaction((tx) => tx.webhookDeliveries.recordOutcomes(batch))
-        .catch((error: Error) => {
-          failed = true;
-          this.deps.logger.warn({ err: error.message, outcomes: batch.length }, "webhook outcomes not written yet");
-          this.outcomes = [...batch, ...this.outcomes].slice(0, 10_000);
-        })
-        .finally(() => {
-          this.flushing = null;
-        });
-      await this.flushing;
-      if (failed) return;
+  /** Writes the outcomes still queued (at stop). */
+  private async flushOutcomes(): Promise<void> {
+    const outcomes = this.outcomes;
+    this.outcomes = [];
+    if (outcomes.length === 0) return;
+    try {
+      await this.deps.stores.webhookDeliveries.recordOutcomes(outcomes);
+    } catch (error) {
+      this.deps.logger.warn({ err: (error as Error).message, outcomes: outcomes.length }, "webhook outcomes not written at stop");
     }
   }
 

@@ -59,6 +59,16 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn("seq", seq, (c) => c.notNull())
     .execute();
 
+  // The fan-out starts after the newest event there is now: the log's history is not sent, everything from here on
+  // is (also what happens between the service's start and the dispatcher's first look).
+  const typed = db as Kysely<{ event: { seq: number }; webhookCursor: { id: string; seq: number } }>;
+  const newest = await typed.selectFrom("event").select((eb) => eb.fn.max("seq").as("seq")).executeTakeFirst();
+  await typed
+    .insertInto("webhookCursor")
+    .values({ id: "fanout", seq: Number(newest?.seq ?? 0) })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+
   await db.schema
     .createTable("webhookGap")
     .ifNotExists()

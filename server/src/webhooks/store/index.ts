@@ -52,6 +52,26 @@ function toDelivery(row: Selectable<WebhookDeliveryTable>): StoredDelivery {
   };
 }
 
+/** One outcome, written only while its try still holds the delivery. */
+async function recordOne(db: Kysely<WebhookDatabase>, outcome: DeliveryOutcome): Promise<void> {
+  await db
+    .updateTable("webhookDelivery")
+    .set({
+      status: outcome.status,
+      nextAttemptAt: outcome.nextAttemptAt === null ? null : dbDate(outcome.nextAttemptAt),
+      lastAttemptAt: dbDate(outcome.at),
+      responseStatus: outcome.responseStatus,
+      responseBody: outcome.responseBody,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
+      ...(outcome.status === "delivered" ? { deliveredAt: dbDate(outcome.at) } : {}),
+    })
+    .where("id", "=", outcome.id)
+    .where("status", "=", "sending")
+    .where("attempts", "=", outcome.attempt)
+    .execute();
+}
+
 /** Endpoints made through the admin API. */
 function webhookEndpointStore(db: Kysely<WebhookDatabase>) {
   return {
@@ -195,24 +215,36 @@ function webhookDeliveryStore(db: Kysely<WebhookDatabase>, dialect: Dialect) {
      * attempt count): a try whose lease ran out and was taken again does not overwrite the later one.
      */
     async recordOutcomes(outcomes: readonly DeliveryOutcome[]): Promise<void> {
-      for (const outcome of outcomes) {
-        await db
-          .updateTable("webhookDelivery")
-          .set({
-            status: outcome.status,
-            nextAttemptAt: outcome.nextAttemptAt === null ? null : dbDate(outcome.nextAttemptAt),
-            lastAttemptAt: dbDate(outcome.at),
-            responseStatus: outcome.responseStatus,
-            responseBody: outcome.responseBody,
-            error: outcome.error,
-            durationMs: outcome.durationMs,
-            ...(outcome.status === "delivered" ? { deliveredAt: dbDate(outcome.at) } : {}),
-          })
-          .where("id", "=", outcome.id)
-          .where("status", "=", "sending")
-          .where("attempts", "=", outcome.attempt)
-          .execute();
+      if (outcomes.length === 0) return;
+      if (dialect === "postgres") {
+        // One statement for the batch: the outcomes as arrays, unnested into rows.
+        const column = <T>(read: (o: DeliveryOutcome) => T) => outcomes.map(read);
+        const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+        await sql`
+          update "webhookDelivery" as d set
+            "status" = v.status,
+            "nextAttemptAt" = v.next,
+            "lastAttemptAt" = v.at,
+            "responseStatus" = v.rs,
+            "responseBody" = v.rb,
+            "error" = v.err,
+            "durationMs" = v.dur,
+            "deliveredAt" = case when v.status = 'delivered' then v.at else d."deliveredAt" end
+          from unnest(
+            ${column((o) => o.id)}::text[], ${column((o) => o.attempt)}::int[], ${column((o) => o.status)}::text[],
+            ${column((o) => iso(o.nextAttemptAt))}::timestamptz[], ${column((o) => o.at.toISOString())}::timestamptz[],
+            ${column((o) => o.responseStatus)}::int[], ${column((o) => o.responseBody)}::text[],
+            ${column((o) => o.error)}::text[], ${column((o) => o.durationMs)}::int[]
+          ) as v(id, attempt, status, next, at, rs, rb, err, dur)
+          where d."id" = v.id and d."status" = 'sending' and d."attempts" = v.attempt
+        `.execute(db);
+        return;
       }
+      const write = async (conn: Kysely<WebhookDatabase>) => {
+        for (const outcome of outcomes) await recordOne(conn, outcome);
+      };
+      // SQLite: one transaction for the batch (one commit), or the caller's.
+      await (db.isTransaction ? write(db) : db.transaction().execute(write));
     },
 
     /** The lowest event seq a delivery still waiting or being sent needs; null when none. */
@@ -264,8 +296,8 @@ function webhookOutboxStore(db: Kysely<WebhookDatabase>, dialect: Dialect) {
 
     /**
      * The cursor, locked for this transaction. On PostgreSQL null when another instance holds it (it is fanning
-     * out now: SKIP LOCKED). The first call creates it at the newest event: events from before the webhooks' first
-     * start are not sent.
+     * out now: SKIP LOCKED). The migration makes it (after the newest event of the time); if it went missing, it is
+     * made again at the newest event.
      */
     async lockCursor(): Promise<number | null> {
       const read = () => {
