@@ -4,6 +4,7 @@ import { setCredentialPassword } from "../src/credentials/credential-account.js"
 import { encodeCookieCache } from "../src/session/cookie-cache.js";
 import type { User } from "../src/storage/models.js";
 import { removeUserAndData } from "../src/user/remove-user.js";
+import { systemEventSource } from "../src/events/emit.js";
 import { signUpAdmin } from "./helpers/admin.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -44,7 +45,7 @@ describe.each(DIALECTS)("#12.3 attacks on sessions on %s", (dialect) => {
         emailVerification: { sendOnSignUp: false },
         organization: {
           allowUserToCreateOrganization: async (user: User) => {
-            if (doomed.has(user.id)) await removeUserAndData(server.gatehouse.runtime, user.id);
+            if (doomed.has(user.id)) await removeUserAndData(server.gatehouse.runtime, user, systemEventSource(server.gatehouse.runtime));
             return true;
           },
         },

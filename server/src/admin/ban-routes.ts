@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { APIError } from "../http/errors.js";
 import { USER_MESSAGES } from "../user/messages.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
@@ -40,9 +41,15 @@ export const banUser = defineAdminEndpoint({
         banExpires: expiresIn === undefined ? null : new Date(now.getTime() + expiresIn * 1000),
         updatedAt: now,
       });
-      await stores.sessions.deleteUserSessions(body.userId);
+      const sessionsRevoked = await stores.sessions.deleteUserSessions(body.userId);
       // An administrator's impersonations (sessions of other users) end with their ban.
       await endImpersonationsIfNoLongerAdmin(runtime.config, stores, banned, now);
+      if (banned) {
+        await emitEvent(stores, ctx, "user.banned", {
+          userId: banned.id,
+          data: { reason: banned.banReason ?? "", expiresAt: banned.banExpires?.toISOString() ?? null, sessionsRevoked },
+        });
+      }
       return banned;
     });
     if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
@@ -62,11 +69,17 @@ export const unbanUser = defineAdminEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     requirePermission(ctx, { user: ["ban"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_BAN_USERS);
-    const user = await runtime.stores.users.updateUser(body.userId, {
-      banned: false,
-      banReason: null,
-      banExpires: null,
-      updatedAt: runtime.now(),
+    const user = await runtime.stores.transaction(async (stores) => {
+      const before = await stores.users.findUserById(body.userId);
+      const lifted = await stores.users.updateUser(body.userId, {
+        banned: false,
+        banReason: null,
+        banExpires: null,
+        updatedAt: runtime.now(),
+      });
+      // Only a ban that was there is lifted: unbanning a user who is not banned changes nothing.
+      if (lifted && before?.banned) await emitEvent(stores, ctx, "user.unbanned", { userId: lifted.id, data: { expired: false } });
+      return lifted;
     });
     if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
     return { user: publicUser(user) };

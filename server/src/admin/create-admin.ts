@@ -1,3 +1,4 @@
+import { buildEventRow, emitEvent, eventInsert, systemEventSource } from "../events/emit.js";
 import { insertUserWithPassword } from "../credentials/credential-account.js";
 import { checkNewPassword } from "../credentials/rules.js";
 import type { Runtime } from "../runtime.js";
@@ -38,7 +39,16 @@ export async function createAdmin(runtime: Runtime, input: CreateAdminInput): Pr
   if (existing) {
     if (isAdministrator(options, existing)) return { action: "unchanged", user: existing };
     const roles = [...rolesOf(options, existing.role).filter((r) => r !== options.defaultRole), role];
-    const user = await runtime.stores.users.updateUser(existing.id, { role: roles.join(","), updatedAt: runtime.now() });
+    const user = await runtime.stores.transaction(async (stores) => {
+      const promoted = await stores.users.updateUser(existing.id, { role: roles.join(","), updatedAt: runtime.now() });
+      if (promoted) {
+        await emitEvent(stores, systemEventSource(runtime), "user.role_changed", {
+          userId: promoted.id,
+          data: { from: existing.role, to: promoted.role ?? "" },
+        });
+      }
+      return promoted;
+    });
     return { action: "promoted", user: user ?? existing };
   }
 
@@ -50,6 +60,11 @@ export async function createAdmin(runtime: Runtime, input: CreateAdminInput): Pr
   }
   const hash = await runtime.hasher.hash(input.password);
   const user = newUserRecord({ name: input.name?.trim() || "Administrator", email, role, emailVerified: true }, runtime.now());
-  await insertUserWithPassword(runtime, user, hash);
+  // The command line's change: the system's event (no request, no actor).
+  const created = buildEventRow(systemEventSource(runtime), "user.created", {
+    userId: user.id,
+    data: { method: "admin", email },
+  });
+  await insertUserWithPassword(runtime, user, hash, undefined, eventInsert(runtime.stores, created));
   return { action: "created", user };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { APIError } from "../http/errors.js";
 import type { User } from "../storage/models.js";
 import { defineAdminEndpoint, type AdminDeps, type AdminStores } from "./deps.js";
@@ -125,6 +126,10 @@ export const resetUserFactors = defineAdminEndpoint({
       const before = await factorsOf(runtime, stores, user);
       await stores.twoFactors?.removeAllFactors(user.id);
       const passkeys = body.includePasskeys && stores.passkeys ? await stores.passkeys.deleteUserPasskeys(user.id) : 0;
+      await emitEvent(stores, ctx, "two_factor.reset", {
+        userId: user.id,
+        data: { totp: before.totp !== null, emailCode: before.emailCode !== null, passkeysRemoved: passkeys },
+      });
       return {
         totp: before.totp !== null,
         emailCode: before.emailCode !== null,

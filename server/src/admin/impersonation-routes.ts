@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isBanned } from "../credentials/rules.js";
 import { signIn } from "../session/sign-in.js";
+import { emitEvent } from "../events/emit.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { publicSession, publicUser, sessionDataSchema } from "../user/public.js";
@@ -69,7 +70,15 @@ export const stopImpersonating = defineEndpoint({
     if (!kept || !admin || admin.user.id !== adminId || admin.session.expiresAt <= now || isBanned(admin.user, now)) {
       throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.FAILED_TO_FIND_ADMIN_SESSION);
     }
-    await runtime.stores.sessions.deleteSessionByToken(current.session.token);
+    await runtime.stores.transaction(async (stores) => {
+      const ended = await stores.sessions.deleteSessionReturning(current.session.token);
+      if (!ended) return;
+      await emitEvent(stores, ctx, "impersonation.stopped", {
+        userId: current.user.id,
+        actorId: adminId,
+        data: { sessionId: ended.id },
+      });
+    });
     runtime.sessions.restoreAdminSession(ctx, admin, kept.dontRemember);
     runtime.logger.info({ userId: current.user.id, by: adminId }, "impersonation stopped");
     return { session: publicSession(admin.session), user: publicUser(admin.user) };

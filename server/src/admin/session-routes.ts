@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { publicSession, publicSessionSchema } from "../user/public.js";
 import { defineAdminEndpoint } from "./deps.js";
 import { findTargetUser, requirePermission, userIdSchema } from "./guard.js";
@@ -36,7 +37,14 @@ export const revokeUserSession = defineAdminEndpoint({
   async handler(ctx) {
     const { runtime, body } = ctx;
     const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
-    await runtime.stores.sessions.deleteSessionByToken(body.sessionToken);
+    await runtime.stores.transaction(async (stores) => {
+      const ended = await stores.sessions.deleteSessionReturning(body.sessionToken);
+      if (!ended) return;
+      await emitEvent(stores, ctx, "session.revoked", {
+        userId: ended.userId,
+        data: { scope: "one", count: 1, sessionId: ended.id },
+      });
+    });
     if (body.sessionToken === admin.session.token) runtime.sessions.clearSessionCookies(ctx);
     return { success: true };
   },
@@ -56,8 +64,9 @@ export const revokeUserSessions = defineAdminEndpoint({
     const admin = requirePermission(ctx, { session: ["revoke"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS);
     // An administrator's "sign out everywhere" for the user: the modules end what it must (trusted devices).
     await runtime.stores.transaction(async (stores) => {
-      await stores.sessions.deleteUserSessions(body.userId);
+      const count = await stores.sessions.deleteUserSessions(body.userId);
       await resetModuleCredentials(runtime, stores, body.userId, "sessions-revoked");
+      await emitEvent(stores, ctx, "session.revoked", { userId: body.userId, data: { scope: "all", count } });
     });
     if (body.userId === admin.user.id) runtime.sessions.clearSessionCookies(ctx);
     return { success: true };

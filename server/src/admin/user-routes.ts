@@ -11,7 +11,9 @@ import { nameSchema } from "../user/fields.js";
 import { newUserRecord } from "../user/new-user.js";
 import { removeUserAndData } from "../user/remove-user.js";
 import { isAdministrator } from "./access.js";
-import { defineAdminEndpoint } from "./deps.js";
+import { defineAdminEndpoint, type AdminContext, type AdminStores } from "./deps.js";
+import { buildEventRow, emitEvent, eventInsert } from "../events/emit.js";
+import type { User } from "../storage/models.js";
 import { findTargetUser, requirePermission, roleInputSchema, toRoleString, userIdSchema } from "./guard.js";
 import { endImpersonationsIfNoLongerAdmin, impersonationRefusal } from "./impersonations.js";
 import { ADMIN_MESSAGES } from "./messages.js";
@@ -20,6 +22,31 @@ import { notifyEmailChanged, notifyPasswordChanged } from "../verification/notic
 import { resetModuleCredentials } from "../user/credentials-reset.js";
 
 const TAGS = ["Admin"] as const;
+
+/** Fields whose change has an event of its own (the rest are named in user.updated). */
+const OWN_EVENT_FIELDS = new Set(["role", "banned", "banReason", "banExpires", "email"]);
+
+/**
+ * An administrator's update-user, as events in its transaction: a role change, a ban or its lifting, an address
+ * change each have their own; the other fields changed are named in one user.updated.
+ */
+async function emitAdminUpdateEvents(ctx: AdminContext, stores: AdminStores, before: User, after: User, fields: string[]) {
+  const userId = after.id;
+  if (fields.includes("role") && before.role !== after.role) {
+    await emitEvent(stores, ctx, "user.role_changed", { userId, data: { from: before.role, to: after.role ?? "" } });
+  }
+  if (!before.banned && after.banned) {
+    const expiresAt = after.banExpires ? after.banExpires.toISOString() : null;
+    await emitEvent(stores, ctx, "user.banned", { userId, data: { reason: after.banReason ?? "", expiresAt } });
+  } else if (before.banned && !after.banned) {
+    await emitEvent(stores, ctx, "user.unbanned", { userId, data: { expired: false } });
+  }
+  if (before.email !== after.email) {
+    await emitEvent(stores, ctx, "email.changed", { userId, data: { from: before.email, to: after.email } });
+  }
+  const others = fields.filter((field) => !OWN_EVENT_FIELDS.has(field));
+  if (others.length > 0) await emitEvent(stores, ctx, "user.updated", { userId, data: { fields: others } });
+}
 const userResponse = z.object({ user: publicUserSchema });
 const successSchema = z.object({ success: z.boolean() });
 
@@ -56,7 +83,12 @@ export const createUser = defineAdminEndpoint({
       { role: runtime.config.admin.defaultRole, ...changes, name: body.name, email: changes.email! },
       runtime.now(),
     );
-    await insertUserWithPassword(runtime, user, hash).catch((error: unknown) => {
+    // The in-process API (no session) creates as the system: actor null.
+    const created = eventInsert(
+      runtime.stores,
+      buildEventRow(ctx, "user.created", { userId: user.id, data: { method: "admin", email: user.email } }),
+    );
+    await insertUserWithPassword(runtime, user, hash, undefined, created).catch((error: unknown) => {
       throw isUniqueViolation(error) ? new APIError("BAD_REQUEST", ADMIN_MESSAGES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL) : error;
     });
     runtime.logger.info({ userId: user.id, by: current?.user.id ?? "server" }, "user created by an administrator");
@@ -116,6 +148,7 @@ export const adminUpdateUser = defineAdminEndpoint({
         if (changes.banned) await stores.sessions.deleteUserSessions(target.id);
         // Banned or demoted: the impersonations this user holds as an administrator end with the change.
         await endImpersonationsIfNoLongerAdmin(runtime.config, stores, user, now);
+        if (user) await emitAdminUpdateEvents(ctx, stores, target, user, Object.keys(changes));
         return user;
       })
       .catch((error: unknown) => {
@@ -147,9 +180,13 @@ export const setRole = defineAdminEndpoint({
     const role = toRoleString(runtime, body.role);
     const now = runtime.now();
     const user = await runtime.stores.transaction(async (stores) => {
+      const before = await stores.users.findUserById(body.userId);
       const updated = await stores.users.updateUser(body.userId, { role, updatedAt: now });
       // Demoted from administrator: the impersonations they hold end with the change.
       await endImpersonationsIfNoLongerAdmin(runtime.config, stores, updated, now);
+      if (before && updated && before.role !== updated.role) {
+        await emitEvent(stores, ctx, "user.role_changed", { userId: updated.id, data: { from: before.role, to: role } });
+      }
       return updated;
     });
     if (!user) throw new APIError("NOT_FOUND", USER_MESSAGES.USER_NOT_FOUND);
@@ -169,8 +206,8 @@ export const removeUser = defineAdminEndpoint({
     const { runtime, body } = ctx;
     const admin = requirePermission(ctx, { user: ["delete"] }, ADMIN_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS);
     if (body.userId === admin.user.id) throw new APIError("BAD_REQUEST", ADMIN_MESSAGES.YOU_CANNOT_REMOVE_YOURSELF);
-    await findTargetUser(runtime, body.userId);
-    await removeUserAndData(runtime, body.userId);
+    const target = await findTargetUser(runtime, body.userId);
+    await removeUserAndData(runtime, target, ctx);
     return { success: true };
   },
 });
@@ -192,6 +229,7 @@ export const setUserPassword = defineAdminEndpoint({
     await runtime.stores.transaction(async (stores) => {
       await setCredentialPassword(stores, user.id, hash, runtime.now());
       await resetModuleCredentials(runtime, stores, user.id, "password-changed");
+      await emitEvent(stores, ctx, "password.set", { userId: user.id, data: { byAdministrator: true } });
     });
     notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };

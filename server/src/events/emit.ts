@@ -35,14 +35,20 @@ export interface EventFields<T extends EventType> {
 export type EventWriter = { transaction(fn: never): Promise<unknown> } & Partial<EventRepositories>;
 
 /**
+ * The actor a session stands for: the administrator while impersonating, else its user; null without one. For
+ * routes that read the session themselves (auth "none" and ctx.getSession()), whose ctx.session stays null.
+ */
+export function actorOf(session: SessionAndUser | null | undefined): string | null {
+  return session ? (session.session.impersonatedBy ?? session.user.id) : null;
+}
+
+/**
  * The event, not yet written; null when events are off. For the hot paths that write it in the same statement as
  * their change (insertNewUser's and createSession's `extraRows`, eventInsert below); everyone else calls emitEvent.
  */
 export function buildEventRow<T extends EventType>(source: EventSource, type: T, fields: EventFields<T>): EventRow<T> | null {
   if (!source.runtime.config.events.enabled) return null;
-  const session = source.session;
-  const actorId =
-    fields.actorId !== undefined ? fields.actorId : (session?.session.impersonatedBy ?? session?.user.id ?? null);
+  const actorId = fields.actorId !== undefined ? fields.actorId : actorOf(source.session);
   return {
     id: generateId(),
     type,

@@ -65,14 +65,20 @@ export interface EventPayloads {
   "two_factor.enabled": { method: "totp" | "otp" };
   /** The user turned their second factors off. */
   "two_factor.disabled": Record<string, never>;
-  /** An administrator removed the user's second factors (and passkeys with includePasskeys). */
-  "two_factor.reset": { passkeysRemoved: number };
+  /**
+   * An administrator removed the user's second factors, backup codes and trusted devices (and passkeys with
+   * includePasskeys). `totp`, `emailCode`: whether the user had them.
+   */
+  "two_factor.reset": { totp: boolean; emailCode: boolean; passkeysRemoved: number };
   /** A passkey was registered. */
   "passkey.added": { passkeyId: string; name: string | null; deviceType: string; backedUp: boolean };
   /** A passkey was deleted by the user. */
   "passkey.removed": { passkeyId: string; name: string | null };
-  /** An administrator banned the user. `expiresAt`: ISO date-time, null for ever. */
-  "user.banned": { reason: string; expiresAt: string | null };
+  /**
+   * An administrator banned the user. `expiresAt`: ISO date-time, null for ever. `sessionsRevoked`: how many of the
+   * user's sessions ended with it (ban-user; absent for a ban set through update-user).
+   */
+  "user.banned": { reason: string; expiresAt: string | null; sessionsRevoked?: number };
   /** The ban was lifted (by an administrator, or because it had run out when the user signed in: actor null). */
   "user.unbanned": { expired: boolean };
   /** The user's site role changed. */
@@ -81,17 +87,21 @@ export interface EventPayloads {
   "impersonation.started": { sessionId: string; expiresAt: string };
   /** The administrator went back to their own session. */
   "impersonation.stopped": { sessionId: string };
-  "organization.created": { name: string; slug: string };
+  /** With it, its creator's membership (`memberId`, `role`: the creator role) and default team: no member.added. */
+  "organization.created": { name: string; slug: string; memberId: string; role: string };
   /** Fields changed (names only). */
   "organization.updated": { fields: string[] };
   "organization.deleted": { name: string; slug: string };
-  /** A member joined: added by an owner or admin, or created with the organization (`creator`). */
-  "member.added": { memberId: string; role: string; creator?: boolean };
+  /** An owner or admin (or the server-side API) added a member (joining by invitation is invitation.accepted). */
+  "member.added": { memberId: string; role: string };
   /** A member went: removed (actor is who removed them) or left (actor is the member). */
   "member.removed": { memberId: string; role: string; left: boolean };
   "member.role_changed": { memberId: string; from: string; to: string };
-  /** userId: the invited user when the address has an account already, else null. */
-  "invitation.created": { invitationId: string; email: string; role: string; teamId: string | null };
+  /**
+   * The actor invited the address (no user: it may have no account yet). `renewed`: a resend of the pending
+   * invitation (same id, new expiry). `teamId`: comma-joined team ids, or null.
+   */
+  "invitation.created": { invitationId: string; email: string; role: string; teamId: string | null; renewed: boolean };
   /** The invited user (actor and subject) joined. */
   "invitation.accepted": { invitationId: string; memberId: string; role: string };
   "invitation.rejected": { invitationId: string };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { generateId } from "../crypto/random.js";
 import { APIError } from "../http/errors.js";
 import { HTTP_MESSAGES } from "../http/messages.js";
@@ -106,6 +107,11 @@ export const acceptInvitation = defineOrganizationEndpoint({
           await stores.teams.createTeamMember({ id: generateId(), teamId, userId: user.id, createdAt: now });
           teams.push(teamId);
         }
+        await emitEvent(stores, ctx, "invitation.accepted", {
+          userId: user.id,
+          organizationId,
+          data: { invitationId: accepted.id, memberId: member.id, role: member.role },
+        });
         return { accepted, member, teams };
       });
     } catch (error) {
@@ -139,7 +145,17 @@ export const rejectInvitation = defineOrganizationEndpoint({
     const invitation = await runtime.stores.invitations.findInvitationById(body.invitationId);
     if (!invitation) throw notFound();
     requireRecipient(runtime, invitation, user, ORG_MESSAGES.EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION);
-    const rejected = await runtime.stores.invitations.settlePendingInvitation(invitation.id, "rejected", runtime.now());
+    const rejected = await inTransaction(runtime, async (stores) => {
+      const settled = await stores.invitations.settlePendingInvitation(invitation.id, "rejected", runtime.now());
+      if (settled) {
+        await emitEvent(stores, ctx, "invitation.rejected", {
+          userId: user.id,
+          organizationId: invitation.organizationId,
+          data: { invitationId: invitation.id },
+        });
+      }
+      return settled;
+    });
     if (!rejected) throw notFound();
     return { invitation: publicInvitation(rejected), member: null };
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { generateId } from "../crypto/random.js";
 import { APIError } from "../http/errors.js";
@@ -84,13 +85,21 @@ export const inviteMember = defineOrganizationEndpoint({
     }
     const now = runtime.now();
     const expiresAt = new Date(now.getTime() + options.invitationExpiresIn * 1000);
+    // The invitation with its event (a resend renews the pending one: the same id, a new expiry).
+    const created = async (stores: OrganizationStores, made: Invitation, renewed: boolean) => {
+      await emitEvent(stores, ctx, "invitation.created", {
+        organizationId,
+        data: { invitationId: made.id, email: made.email, role: made.role, teamId: made.teamId, renewed },
+      });
+      return made;
+    };
     const invitation = await inTransaction(runtime, async (stores): Promise<Invitation> => {
       // The lock makes the pending count and the insert one step: concurrent invites cannot overshoot the limit.
       await stores.organizations.lockOrganization(organizationId);
       const existing = await stores.invitations.findPendingInvitation(organizationId, email, now);
       if (existing && body.resend) {
         const renewed = await stores.invitations.renewInvitation(existing.id, expiresAt);
-        if (renewed) return renewed;
+        if (renewed) return created(stores, renewed, true);
       } else if (existing) {
         if (!options.cancelPendingInvitationsOnReInvite) {
           throw new APIError("BAD_REQUEST", ORG_MESSAGES.USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION);
@@ -100,7 +109,7 @@ export const inviteMember = defineOrganizationEndpoint({
       if ((await stores.invitations.countPendingInvitations(organizationId, now)) >= options.invitationLimit) {
         throw new APIError("FORBIDDEN", ORG_MESSAGES.INVITATION_LIMIT_REACHED);
       }
-      return stores.invitations.createInvitation({
+      const made = await stores.invitations.createInvitation({
         id: generateId(),
         organizationId,
         email,
@@ -111,6 +120,7 @@ export const inviteMember = defineOrganizationEndpoint({
         createdAt: now,
         inviterId: caller.user.id,
       });
+      return created(stores, made, false);
     });
     // The invitation stands even if the mail fails (logged); resend: true sends it again.
     inBackground(runtime, "invitation-mail", () => sendInvitationMail(ctx, invitation, organization, caller.user));
@@ -135,7 +145,16 @@ export const cancelInvitation = defineOrganizationEndpoint({
     // Only within the caller's own organizations: an invitation of another one is not found.
     const member = await requireActingMember(runtime, invitation.organizationId, caller.user.id, notFound);
     requirePermission(member, { invitation: ["cancel"] }, forbidden(ORG_MESSAGES.YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION));
-    const canceled = await runtime.stores.invitations.settlePendingInvitation(invitation.id, "canceled", runtime.now());
+    const canceled = await inTransaction(runtime, async (stores) => {
+      const settled = await stores.invitations.settlePendingInvitation(invitation.id, "canceled", runtime.now());
+      if (settled) {
+        await emitEvent(stores, ctx, "invitation.canceled", {
+          organizationId: invitation.organizationId,
+          data: { invitationId: invitation.id, email: invitation.email },
+        });
+      }
+      return settled;
+    });
     if (!canceled) throw notFound();
     return publicInvitation(canceled);
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actorOf, emitEvent } from "../events/emit.js";
 import { generateId } from "../crypto/random.js";
 import { APIError } from "../http/errors.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
@@ -53,6 +54,11 @@ export const leaveOrganization = defineOrganizationEndpoint({
       await stores.teams.deleteUserTeamMemberships(body.organizationId, caller.user.id);
       await stores.members.deleteMember(body.organizationId, member.id);
       await stores.sessions.clearActiveOrganization(body.organizationId, caller.user.id);
+      await emitEvent(stores, ctx, "member.removed", {
+        userId: caller.user.id,
+        organizationId: body.organizationId,
+        data: { memberId: member.id, role: member.role, left: true },
+      });
       return member;
     });
     if (caller.session.activeOrganizationId === body.organizationId) {
@@ -100,6 +106,11 @@ export const removeMember = defineOrganizationEndpoint({
       await stores.teams.deleteUserTeamMemberships(organizationId, target.userId);
       await stores.members.deleteMember(organizationId, target.id);
       await stores.sessions.clearActiveOrganization(organizationId, target.userId);
+      await emitEvent(stores, ctx, "member.removed", {
+        userId: target.userId,
+        organizationId,
+        data: { memberId: target.id, role: target.role, left: false },
+      });
       return target;
     });
     if (removed.userId === caller.user.id && caller.session.activeOrganizationId === organizationId) {
@@ -143,7 +154,15 @@ export const updateMemberRole = defineOrganizationEndpoint({
         !hasRole(role, creatorRole) &&
         (await countOtherCreators(runtime, stores, organizationId, target.id)) === 0;
       if (demotesLastOwner) throw new APIError("BAD_REQUEST", ORG_MESSAGES.YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER);
-      return stores.members.updateMemberRole(organizationId, target.id, role);
+      const changed = await stores.members.updateMemberRole(organizationId, target.id, role);
+      if (changed && target.role !== role) {
+        await emitEvent(stores, ctx, "member.role_changed", {
+          userId: target.userId,
+          organizationId,
+          data: { memberId: target.id, from: target.role, to: role },
+        });
+      }
+      return changed;
     });
     if (!updated) throw new APIError("BAD_REQUEST", ORG_MESSAGES.MEMBER_NOT_FOUND);
     return publicMember(updated);
@@ -204,6 +223,12 @@ export const addMember = defineOrganizationEndpoint({
           throw new APIError("FORBIDDEN", ORG_MESSAGES.ORGANIZATION_MEMBERSHIP_LIMIT_REACHED);
         }
         await stores.members.createMember(member);
+        await emitEvent(stores, ctx, "member.added", {
+          userId: body.userId,
+          organizationId,
+          actorId: actorOf(session),
+          data: { memberId: member.id, role },
+        });
         if (body.teamId !== undefined) {
           const max = options.teams.maximumMembersPerTeam;
           if (max !== undefined && (await stores.teams.countTeamMembers(body.teamId)) >= max) {

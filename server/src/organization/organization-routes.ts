@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actorOf, emitEvent } from "../events/emit.js";
 import type { OrganizationCreationRule } from "../config/options.js";
 import { generateId } from "../crypto/random.js";
 import { APIError, fillMessage } from "../http/errors.js";
@@ -139,6 +140,14 @@ export const createOrganization = defineOrganizationEndpoint({
           await stores.teams.createTeam(team);
           await stores.teams.createTeamMember({ id: generateId(), teamId: team.id, userId: user.id, createdAt: now });
         }
+        // One event: the creator's membership (and the default team) come with the organization.
+        await emitEvent(stores, ctx, "organization.created", {
+          userId: user.id,
+          // Its creator, or whoever created it for them; null for the server-side API without a session.
+          actorId: actorOf(session),
+          organizationId: organization.id,
+          data: { name: organization.name, slug: organization.slug, memberId: member.id, role: member.role },
+        });
       });
     } catch (error) {
       // Two creations of one slug at once: the unique index decides, the loser hears the slug is taken.
@@ -213,15 +222,20 @@ export const updateOrganization = defineOrganizationEndpoint({
     if (data.slug !== undefined && data.slug !== organization.slug) {
       if (await runtime.stores.organizations.findOrganizationBySlug(data.slug)) throw slugTaken();
     }
-    const updated = await runtime.stores.organizations
-      .updateOrganization(organization.id, {
+    const fields = (Object.keys(data) as (keyof typeof data)[]).filter((key) => data[key] !== undefined);
+    const updated = await inTransaction(runtime, async (stores) => {
+      const done = await stores.organizations.updateOrganization(organization.id, {
         name: data.name,
         slug: data.slug,
         logo: data.logo,
         metadata: storedMetadata(data.metadata),
         requireTwoFactor: data.requireTwoFactor,
-      })
-      .catch((error: unknown) => {
+      });
+      if (done && fields.length > 0) {
+        await emitEvent(stores, ctx, "organization.updated", { organizationId: organization.id, data: { fields } });
+      }
+      return done;
+    }).catch((error: unknown) => {
         throw isUniqueViolation(error) ? slugTaken() : error;
       });
     if (!updated) throw new APIError("BAD_REQUEST", ORG_MESSAGES.ORGANIZATION_NOT_FOUND);
@@ -263,6 +277,10 @@ export const deleteOrganization = defineOrganizationEndpoint({
       // Every session that had it active forgets it (SPEC.md section 4), in the same transaction.
       await stores.sessions.clearActiveOrganization(organization.id);
       await stores.organizations.deleteOrganization(organization.id);
+      await emitEvent(stores, ctx, "organization.deleted", {
+        organizationId: organization.id,
+        data: { name: organization.name, slug: organization.slug },
+      });
     });
     runtime.logger.info({ organizationId: organization.id, userId: caller.user.id }, "organization deleted");
     if (caller.session.activeOrganizationId === organization.id) {

@@ -7,7 +7,7 @@ import {
 import { z } from "zod";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import { secondStepAnswerSchema, signIn } from "../session/sign-in.js";
+import { recordFailedSignIn, secondStepAnswerSchema, signIn } from "../session/sign-in.js";
 import { publicSession, publicUser, sessionDataSchema } from "../user/public.js";
 import { challengeIdentifier, challengeStateOf, issueChallenge } from "./challenge.js";
 import { definePasskeyEndpoint } from "./deps.js";
@@ -61,16 +61,24 @@ export const verifyPasskeyAuthentication = defineEndpoint({
       new APIError(status, PASSKEY_MESSAGES.AUTHENTICATION_FAILED);
 
     const { found } = taken;
-    if (!found) throw new APIError("UNAUTHORIZED", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
+    if (!found) {
+      await recordFailedSignIn(ctx, "passkey", "invalid_passkey", null);
+      throw new APIError("UNAUTHORIZED", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
+    }
     const { passkey } = found;
+    // A refusal from here on names the passkey's user (sign_in.failed).
+    const refused = async (status?: "BAD_REQUEST" | "UNAUTHORIZED") => {
+      await recordFailedSignIn(ctx, "passkey", "invalid_passkey", passkey.userId);
+      return failed(status);
+    };
     // Options made for a signed-in user listed only their passkeys: another user's is not an answer to them.
-    if (state.userId !== null && passkey.userId !== state.userId) throw failed();
+    if (state.userId !== null && passkey.userId !== state.userId) throw await refused();
     // A discoverable passkey names its user handle: it must be the one it was registered under (rows Better Auth
     // wrote have none recorded).
     const handle = assertion.response.userHandle?.replace(/=+$/, "");
-    if (handle && passkey.userHandle && handle !== passkey.userHandle) throw failed();
+    if (handle && passkey.userHandle && handle !== passkey.userHandle) throw await refused();
     const origin = clientDataOrigin(assertion.response.clientDataJSON);
-    if (!origin || !isExpectedOrigin(runtime, origin)) throw failed("BAD_REQUEST");
+    if (!origin || !isExpectedOrigin(runtime, origin)) throw await refused("BAD_REQUEST");
 
     let verification: VerifiedAuthenticationResponse;
     try {
@@ -91,15 +99,15 @@ export const verifyPasskeyAuthentication = defineEndpoint({
       // A malformed answer, a wrong challenge, origin or RP ID, a missing user presence, or a signature counter that
       // did not move past the stored one (a cloned authenticator, or a replayed assertion).
       runtime.logger.debug({ passkeyId: passkey.id, err: (error as Error).message }, "passkey sign-in refused");
-      throw failed("BAD_REQUEST");
+      throw await refused("BAD_REQUEST");
     }
-    if (!verification.verified) throw failed();
+    if (!verification.verified) throw await refused();
     const { newCounter, userVerified } = verification.authenticationInfo;
     // The counter moves from the value this assertion was checked against, in one statement: a concurrent sign-in
     // that moved it first wins, and this one is refused. A passkey whose counter is 0 and stays 0 keeps none
     // (WebAuthn: nothing to compare; synced passkeys): there is nothing to move, so no write.
     const moves = newCounter !== 0 || passkey.counter !== 0;
-    if (moves && !(await runtime.stores.passkeys.advanceCounter(passkey.id, passkey.counter, newCounter))) throw failed();
+    if (moves && !(await runtime.stores.passkeys.advanceCounter(passkey.id, passkey.counter, newCounter))) throw await refused();
 
     if (!found.user) throw failed();
     // With user verification (a PIN or biometric), the passkey is both factors: no second step is owed. Without

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { checkCurrentPassword } from "../credentials/credential-account.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
@@ -82,9 +83,12 @@ export const deletePasskey = defineEndpoint({
         throw new APIError("FORBIDDEN", PASSKEY_MESSAGES.PASSWORD_REQUIRED_TO_DELETE_THIS_PASSKEY);
       }
     }
-    if (!(await runtime.stores.passkeys.deleteUserPasskey(user.id, passkey.id))) {
-      throw new APIError("NOT_FOUND", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
-    }
+    await runtime.stores.transaction(async (stores) => {
+      if (!(await stores.passkeys.deleteUserPasskey(user.id, passkey.id))) {
+        throw new APIError("NOT_FOUND", PASSKEY_MESSAGES.PASSKEY_NOT_FOUND);
+      }
+      await emitEvent(stores, ctx, "passkey.removed", { userId: user.id, data: { passkeyId: passkey.id, name: passkey.name } });
+    });
     runtime.logger.info({ userId: user.id, passkeyId: passkey.id }, "passkey deleted");
     return { status: true };
   },

@@ -7,6 +7,7 @@ import {
   type VerifiedRegistrationResponse,
 } from "@simplewebauthn/server";
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { generateId } from "../crypto/random.js";
 import { APIError } from "../http/errors.js";
 import { isUniqueViolation } from "../storage/constraint-errors.js";
@@ -135,7 +136,13 @@ export const verifyPasskeyRegistration = definePasskeyEndpoint({
       registeredBySession: session.id,
     };
     try {
-      await runtime.stores.passkeys.createPasskey(passkey);
+      await runtime.stores.transaction(async (stores) => {
+        await stores.passkeys.createPasskey(passkey);
+        await emitEvent(stores, ctx, "passkey.added", {
+          userId: user.id,
+          data: { passkeyId: passkey.id, name: passkey.name, deviceType: passkey.deviceType, backedUp: passkey.backedUp },
+        });
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new APIError("BAD_REQUEST", PASSKEY_MESSAGES.PREVIOUSLY_REGISTERED);
       throw error;

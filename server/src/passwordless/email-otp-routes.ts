@@ -294,6 +294,8 @@ export const requestEmailChangeOtp = defineEndpoint({
       if (!(await runtime.stores.emailOtps.consume(matched.id, matched.codeHash))) throw invalidOtp();
     }
     await limitMailTo(runtime, newEmail);
+    // The user's own request, recorded whether or not the code goes out (the answer does not say either).
+    await emitEvent(runtime.stores, ctx, "email.change_requested", { userId: user.id, data: { newEmail } });
     const start = performance.now();
     inBackground(runtime, "email-otp-change-email", async () => {
       // An address that has an account gets nothing, and the answer does not say so.
@@ -328,6 +330,7 @@ export const changeEmailOtp = defineEndpoint({
         if (await stores.users.findUserByEmail(newEmail)) throw taken();
         const changed = await stores.users.updateUser(user.id, { email: newEmail, emailVerified: true, updatedAt: runtime.now() });
         if (!changed) throw new APIError("BAD_REQUEST", USER_MESSAGES.USER_NOT_FOUND);
+        await emitEvent(stores, ctx, "email.changed", { userId: user.id, data: { from: user.email, to: newEmail } });
         return changed;
       })
       .catch((error: unknown) => {

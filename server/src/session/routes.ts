@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { publicSession, publicSessionSchema, publicUser, sessionDataSchema, statusSchema } from "../user/public.js";
@@ -45,7 +46,17 @@ export const signOut = defineEndpoint({
   tags: ["Session"],
   async handler(ctx) {
     const token = ctx.runtime.sessions.sessionTokenOf(ctx);
-    if (token) await ctx.runtime.stores.sessions.deleteSessionByToken(token);
+    if (token) {
+      await ctx.runtime.stores.transaction(async (stores) => {
+        const ended = await stores.sessions.deleteSessionReturning(token);
+        if (!ended) return;
+        await emitEvent(stores, ctx, "session.signed_out", {
+          userId: ended.userId,
+          actorId: ended.impersonatedBy ?? ended.userId,
+          data: { sessionId: ended.id },
+        });
+      });
+    }
     ctx.runtime.sessions.clearSessionCookies(ctx);
     return { success: true };
   },
@@ -76,7 +87,14 @@ export const revokeSession = defineEndpoint({
   tags: ["Session"],
   async handler(ctx) {
     const { user, session } = ctx.session!;
-    await ctx.runtime.stores.sessions.deleteUserSession(user.id, ctx.body.token);
+    await ctx.runtime.stores.transaction(async (stores) => {
+      const ended = await stores.sessions.deleteSessionReturning(ctx.body.token, user.id);
+      if (!ended) return;
+      await emitEvent(stores, ctx, "session.revoked", {
+        userId: user.id,
+        data: { scope: "one", count: 1, sessionId: ended.id },
+      });
+    });
     if (ctx.body.token === session.token) ctx.runtime.sessions.clearSessionCookies(ctx);
     return { status: true };
   },
@@ -96,8 +114,9 @@ export const revokeSessions = defineEndpoint({
     const userId = ctx.session!.user.id;
     // "Sign out everywhere": the modules end what it must too (trusted devices, pending second steps).
     await runtime.stores.transaction(async (stores) => {
-      await stores.sessions.deleteUserSessions(userId);
+      const count = await stores.sessions.deleteUserSessions(userId);
       await resetModuleCredentials(runtime, stores, userId, "sessions-revoked");
+      await emitEvent(stores, ctx, "session.revoked", { userId, data: { scope: "all", count } });
     });
     runtime.sessions.clearSessionCookies(ctx);
     return { status: true };
@@ -116,8 +135,9 @@ export const revokeOtherSessions = defineEndpoint({
     const { user, session } = ctx.session!;
     // Signing out every other browser: their trusted devices end as well (this one's too: README "Second factors").
     await ctx.runtime.stores.transaction(async (stores) => {
-      await stores.sessions.deleteUserSessions(user.id, session.token);
+      const count = await stores.sessions.deleteUserSessions(user.id, session.token);
       await resetModuleCredentials(ctx.runtime, stores, user.id, "sessions-revoked");
+      await emitEvent(stores, ctx, "session.revoked", { userId: user.id, data: { scope: "others", count } });
     });
     return { status: true };
   },

@@ -1,3 +1,4 @@
+import { buildEventRow, emitEvent, eventInsert, type EventSource } from "../events/emit.js";
 import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
@@ -54,6 +55,7 @@ function mayLinkByEmail(runtime: Runtime, provider: OAuthProvider, profile: Prov
  * user, unless sign-up is off for the provider or (disableImplicitSignUp) the caller did not ask for it.
  */
 export async function signInWithProfile(
+  source: EventSource,
   runtime: Runtime,
   provider: OAuthProvider,
   profile: ProviderProfile,
@@ -71,7 +73,13 @@ export async function signInWithProfile(
     if (!user) return { ok: false, reason: "unable to create user" };
     // The provider has since verified the address the user signed up with: so do we.
     if (!user.emailVerified && profile.user.emailVerified && user.email === opts.email) {
-      user = (await stores.users.updateUser(user.id, { emailVerified: true, updatedAt: now })) ?? user;
+      const { id, email } = user;
+      const verified = await stores.transaction(async (tx) => {
+        const updated = await tx.users.updateUser(id, { emailVerified: true, updatedAt: now });
+        if (updated) await emitEvent(tx, source, "email.verified", { userId: id, actorId: id, data: { email, passwordRemoved: false } });
+        return updated;
+      });
+      user = verified ?? user;
     }
     return { ok: true, user, isNewUser: false };
   }
@@ -80,7 +88,7 @@ export async function signInWithProfile(
   if (existing) {
     if (!mayLinkByEmail(runtime, provider, profile, existing)) return { ok: false, reason: "account not linked" };
     try {
-      await stores.accounts.createAccount(newProviderAccount(runtime, provider.id, accountId, existing.id, tokens));
+      await createLinkedAccount(source, runtime, provider.id, accountId, existing.id, tokens, existing.id);
     } catch (error) {
       runtime.logger.error({ provider: provider.id, err: (error as Error).message }, "account not linked");
       return { ok: false, reason: "account not linked" };
@@ -104,6 +112,14 @@ export async function signInWithProfile(
     await runtime.stores.signUps.insertNewUser({
       user,
       account: newProviderAccount(runtime, provider.id, accountId, user.id, tokens),
+      extraRows: eventInsert(
+        runtime.stores,
+        buildEventRow(source, "user.created", {
+          userId: user.id,
+          actorId: user.id,
+          data: { method: "social", email: user.email, providerId: provider.id },
+        }),
+      ),
     });
   } catch (error) {
     // A racing sign-up may have taken the address meanwhile.
@@ -122,6 +138,7 @@ export async function signInWithProfile(
  * Providers that share no address at all are linked on the user's word: they have nothing to compare.
  */
 export async function linkProfileToUser(
+  source: EventSource,
   runtime: Runtime,
   provider: OAuthProvider,
   profile: ProviderProfile,
@@ -144,10 +161,29 @@ export async function linkProfileToUser(
     return { ok: false, code: "email_does_not_match" };
   }
   try {
-    await stores.accounts.createAccount(newProviderAccount(runtime, provider.id, accountId, link.userId, tokens));
+    await createLinkedAccount(source, runtime, provider.id, accountId, link.userId, tokens, link.userId);
   } catch (error) {
     runtime.logger.error({ provider: provider.id, err: (error as Error).message }, "account not linked");
     return { ok: false, code: "unable_to_link_account" };
   }
   return { ok: true };
+}
+
+/**
+ * Stores a provider account of the user with its account.linked event, in one transaction. The actor is the user:
+ * signed in (link-social) or signing in (a provider sign-in that joins the user by address).
+ */
+async function createLinkedAccount(
+  source: EventSource,
+  runtime: Runtime,
+  providerId: string,
+  accountId: string,
+  userId: string,
+  tokens: OAuthTokens,
+  actorId: string,
+): Promise<void> {
+  await runtime.stores.transaction(async (stores) => {
+    await stores.accounts.createAccount(newProviderAccount(runtime, providerId, accountId, userId, tokens));
+    await emitEvent(stores, source, "account.linked", { userId, actorId, data: { providerId, accountId } });
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import type { Account } from "../storage/index.js";
@@ -82,7 +83,7 @@ export const linkSocialAccount = defineEndpoint({
 
     if (body.idToken) {
       const profile = await verifyPostedIdToken(ctx, provider, body.idToken);
-      const result = await linkProfileToUser(runtime, provider, profile, tokensFromIdToken(body.idToken, profile), link);
+      const result = await linkProfileToUser(ctx, runtime, provider, profile, tokensFromIdToken(body.idToken, profile), link);
       if (!result.ok) {
         if (result.code === "account_already_linked_to_different_user") {
           throw new APIError(409, OAUTH_MESSAGES.SOCIAL_ACCOUNT_ALREADY_LINKED);
@@ -146,7 +147,14 @@ export const unlinkAccount = defineEndpoint({
     // concurrent unlinks cannot each leave the other as the last account and then both delete it.
     const deleted = await runtime.stores.transaction(async (stores) => {
       await stores.users.lockUser(user.id);
-      return stores.accounts.deleteUserAccount(user.id, target.id, { keepLast });
+      const done = await stores.accounts.deleteUserAccount(user.id, target.id, { keepLast });
+      if (done) {
+        await emitEvent(stores, ctx, "account.unlinked", {
+          userId: user.id,
+          data: { providerId: target.providerId, accountId: target.accountId },
+        });
+      }
+      return done;
     });
     if (!deleted) throw keepLast ? lastOne() : new APIError("BAD_REQUEST", OAUTH_MESSAGES.ACCOUNT_NOT_FOUND);
     return { status: true };

@@ -120,7 +120,7 @@ async function finishLink(
   const link = state.link!;
   const current = await ctx.getSession({ disableCookieCache: true });
   if (!current || current.user.id !== link.userId) return failTo(ctx, state.errorURL, "unable_to_link_account");
-  const result = await linkProfileToUser(ctx.runtime, provider, profile, tokens, link);
+  const result = await linkProfileToUser(ctx, ctx.runtime, provider, profile, tokens, link);
   if (!result.ok) {
     // SPEC.md section 8 has no code of its own for an address the provider did not verify.
     return failTo(ctx, state.errorURL, result.code === "email_not_verified" ? "unable_to_link_account" : result.code);

@@ -24,7 +24,7 @@ export async function completeProviderSignIn(
   const { runtime } = ctx;
   const email = profileEmail(profile);
   if (!email) return { ok: false, reason: "email not found" };
-  const outcome = await signInWithProfile(runtime, provider, profile, tokens, { email, requestSignUp });
+  const outcome = await signInWithProfile(ctx, runtime, provider, profile, tokens, { email, requestSignUp });
   if (!outcome.ok) return outcome;
   try {
     // The one way in (session/sign-in.ts): ban check, sign-in policies, the session; the method is the provider.

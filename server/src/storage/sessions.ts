@@ -114,6 +114,20 @@ export function sessionStore(db: Kysely<Database>, dialect: Dialect, opts: Sessi
         })
       : readOne;
 
+  /**
+   * Deletes a session by its token (only the user's, given one) and answers who it was (id, user, impersonating
+   * administrator), in the same statement; null when there was none.
+   */
+  const deleteSessionReturning = async (
+    token: string,
+    userId?: string,
+  ): Promise<Pick<Session, "id" | "userId" | "impersonatedBy"> | null> => {
+    let query = db.deleteFrom("session").where("token", "=", token);
+    if (userId !== undefined) query = query.where("userId", "=", userId);
+    const row = await query.returning(["id", "userId", "impersonatedBy"]).executeTakeFirst();
+    return row ? { id: row.id, userId: row.userId, impersonatedBy: row.impersonatedBy ?? null } : null;
+  };
+
   return {
     /**
      * Stores a new session; with extra rows (its sign-in's event), all or nothing: one statement on PostgreSQL, a
@@ -176,13 +190,10 @@ export function sessionStore(db: Kysely<Database>, dialect: Dialect, opts: Sessi
 
     /** Deletes a session only when it belongs to the user; only the owner may revoke it. */
     async deleteUserSession(userId: string, token: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom("session")
-        .where("token", "=", token)
-        .where("userId", "=", userId)
-        .executeTakeFirst();
-      return result.numDeletedRows > 0n;
+      return (await deleteSessionReturning(token, userId)) !== null;
     },
+
+    deleteSessionReturning,
 
     async deleteUserSessions(userId: string, exceptToken?: string): Promise<number> {
       let query = db.deleteFrom("session").where("userId", "=", userId);

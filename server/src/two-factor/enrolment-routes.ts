@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { generateId } from "../crypto/random.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
@@ -129,6 +130,7 @@ export const disableTwoFactor = defineEndpoint({
     await runtime.stores.transaction(async (stores) => {
       await stores.users.lockUser(current.user.id);
       await stores.twoFactors.removeAllFactors(current.user.id);
+      await emitEvent(stores, ctx, "two_factor.disabled", { userId: current.user.id, data: {} });
     });
     expireTrustCookie(ctx, runtime.config);
     await rotateSession(ctx, current);

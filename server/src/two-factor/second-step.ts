@@ -9,7 +9,7 @@ import { tooManyRequests } from "../http/rate-limit.js";
 import type { Runtime } from "../runtime.js";
 import { isSessionFresh } from "../session/freshness.js";
 import { SESSION_MESSAGES } from "../session/messages.js";
-import { signIn } from "../session/sign-in.js";
+import { recordFailedSignIn, signIn } from "../session/sign-in.js";
 import type { Session, User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { publicUser } from "../user/public.js";
@@ -115,10 +115,14 @@ export async function wrongCode(
   challenge: TwoFactorChallenge,
   attempt: number,
   wrong: APIError,
+  factor: SecondFactor,
 ): Promise<never> {
   const { runtime } = ctx;
   // An enrolment's wrong codes end the enrolment only: they say nothing of someone guessing at a sign-in.
-  if (challenge.kind === "sign-in") await recordWrongCode(runtime, challenge.userId);
+  if (challenge.kind === "sign-in") {
+    await recordWrongCode(runtime, challenge.userId);
+    await recordFailedSignIn(ctx, factor, "invalid_second_factor", challenge.userId);
+  }
   if (attempt >= runtime.config.twoFactor.otpOptions.allowedAttempts) {
     await runtime.stores.twoFactorChallenges.deleteChallenge(challenge.id);
     throw tooManyAttempts(runtime);

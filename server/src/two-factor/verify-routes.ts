@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { actorOf, emitEvent } from "../events/emit.js";
 import { generateId, randomString } from "../crypto/random.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
@@ -125,6 +126,7 @@ export const verifyTotp = defineEndpoint({
           if (!(await stores.twoFactors.confirmTotp(userId, step, now))) throw invalidCode();
           await stores.twoFactors.setTwoFactorEnabled(userId, true);
           await stores.trustedDevices.deleteUserTrustedDevices(userId);
+          await emitEvent(stores, ctx, "two_factor.enabled", { userId, actorId: actorOf(current), data: { method: "totp" } });
         });
         return factorAdded(ctx, current, "totp");
       }
@@ -147,7 +149,7 @@ export const verifyTotp = defineEndpoint({
     const outcome =
       step === null ? "step-spent" : await runtime.stores.twoFactorChallenges.acceptTotpAndConsume(challenge.id, userId, step, now);
     if (outcome === "gone") throw invalidTwoFactorCookie(runtime);
-    if (outcome === "step-spent") return wrongCode(ctx, challenge, attempt, invalidCode());
+    if (outcome === "step-spent") return wrongCode(ctx, challenge, attempt, invalidCode(), "totp");
     return finishSecondStep(ctx, pending, "totp", body.trustDevice);
   },
 });
@@ -192,7 +194,7 @@ export const verifyBackupCode = defineEndpoint({
       if (!taken) throw invalidTwoFactorCookie(runtime);
       return taken;
     });
-    if (!consumed) return wrongCode(ctx, challenge, attempt, wrong());
+    if (!consumed) return wrongCode(ctx, challenge, attempt, wrong(), "backup-code");
     await runtime.stores.twoFactors.clearFailures(userId);
     if (body.disableSession) {
       // Better Auth's option: the code proven and spent, the step over, no session.
@@ -286,7 +288,7 @@ export const verifyOtp = defineEndpoint({
       throw new APIError("BAD_REQUEST", TWO_FACTOR_MESSAGES.OTP_HAS_EXPIRED);
     }
     const attempt = await reserveAttempt(ctx, challenge);
-    if (!otpMatches(runtime, challenge, body.code)) return wrongCode(ctx, challenge, attempt, invalidCode());
+    if (!otpMatches(runtime, challenge, body.code)) return wrongCode(ctx, challenge, attempt, invalidCode(), "otp");
     // Spent with the challenge, in one statement: of concurrent right answers exactly one gets through.
     const consumed = await runtime.stores.twoFactorChallenges.consumeChallenge(challenge.id, now, challenge.otpHash);
     if (!consumed) {
@@ -300,6 +302,7 @@ export const verifyOtp = defineEndpoint({
         await stores.twoFactors.enableOtp(generateId(), userId, now);
         await stores.twoFactors.setTwoFactorEnabled(userId, true);
         await stores.trustedDevices.deleteUserTrustedDevices(userId);
+        await emitEvent(stores, ctx, "two_factor.enabled", { userId, actorId: actorOf(mode.current), data: { method: "otp" } });
       });
       return factorAdded(ctx, mode.current, "otp");
     }

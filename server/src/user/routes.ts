@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emitEvent } from "../events/emit.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError, fillMessage } from "../http/errors.js";
 import { imageSchema, nameSchema, rejectProtectedFields } from "./fields.js";
@@ -42,13 +43,19 @@ export const updateUser = defineEndpoint({
     if (lang === null) throw new APIError("BAD_REQUEST", USER_MESSAGES.UNSUPPORTED_LANGUAGE);
     const current = ctx.session!;
     const names = await usernameChanges(runtime, body, current.user.id);
-    const user = await runtime.stores.users
-      .updateUser(current.user.id, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.image !== undefined ? { image: body.image } : {}),
-        ...(lang ? { lang } : {}),
-        ...names,
-        updatedAt: runtime.now(),
+    const changes = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.image !== undefined ? { image: body.image } : {}),
+      ...(lang ? { lang } : {}),
+      ...names,
+    };
+    const user = await runtime.stores
+      .transaction(async (stores) => {
+        const updated = await stores.users.updateUser(current.user.id, { ...changes, updatedAt: runtime.now() });
+        if (updated) {
+          await emitEvent(stores, ctx, "user.updated", { userId: updated.id, data: { fields: Object.keys(changes) } });
+        }
+        return updated;
       })
       .catch((error: unknown) => {
         // Another user took the username between the check and the write.

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
 import { limitMailTo } from "../http/account-limits.js";
+import { emitEvent } from "../events/emit.js";
 import { defineEndpoint } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
@@ -37,8 +38,12 @@ export const changeEmail = defineEndpoint({
     await limitMailTo(runtime, user.emailVerified ? user.email : newEmail);
     if (!user.emailVerified) {
       // Nothing was proven about the current address, so there is nothing to protect: change it now.
-      const updated = await runtime.stores.users
-        .updateUser(user.id, { email: newEmail, emailVerified: false, updatedAt: runtime.now() })
+      const updated = await runtime.stores
+        .transaction(async (stores) => {
+          const changed = await stores.users.updateUser(user.id, { email: newEmail, emailVerified: false, updatedAt: runtime.now() });
+          if (changed) await emitEvent(stores, ctx, "email.changed", { userId: user.id, data: { from: user.email, to: newEmail } });
+          return changed;
+        })
         .catch(() => null);
       if (!updated) throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.COULDNT_UPDATE_YOUR_EMAIL);
       runtime.sessions.setSessionCookies(ctx, { session, user: updated });
@@ -51,6 +56,8 @@ export const changeEmail = defineEndpoint({
     }
     // A verified address: the owner of the current address confirms, then the change happens.
     await sendVerificationOrFail(ctx, user, { callbackURL: body.callbackURL, updateTo: newEmail });
+    // Nothing is stored until the confirmation: the request is the mail, recorded once it went out.
+    await emitEvent(runtime.stores, ctx, "email.change_requested", { userId: user.id, data: { newEmail } });
     return { status: true };
   },
 });

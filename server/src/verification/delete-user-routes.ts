@@ -22,8 +22,9 @@ const VERIFICATION_EMAIL_SENT = "Verification email sent";
 const notEnabled = () => new APIError("NOT_FOUND", HTTP_MESSAGES.NOT_FOUND);
 
 /** Removes the user with their sessions and accounts, and clears the caller's cookies. */
-async function deleteUserEverywhere(ctx: EndpointContext, userId: string) {
-  await removeUserAndData(ctx.runtime, userId);
+async function deleteUserEverywhere(ctx: EndpointContext, user: { id: string; email: string }) {
+  // The user deletes their own account (the mailed link's route reads the session itself: ctx.session is not set).
+  await removeUserAndData(ctx.runtime, user, { ...ctx, session: ctx.session ?? (await ctx.getSession({ disableCookieCache: true })) });
   ctx.runtime.sessions.clearSessionCookies(ctx);
   return { success: true, message: USER_DELETED };
 }
@@ -65,13 +66,13 @@ export const deleteUser = defineEndpoint({
 
     if (body.password !== undefined) {
       await checkCurrentPassword(runtime, user.id, body.password);
-      return deleteUserEverywhere(ctx, user.id);
+      return deleteUserEverywhere(ctx, user);
     }
     if (body.token !== undefined) {
       if (!(await consumeOwnDeleteToken(runtime, body.token, user.id))) {
         throw new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.INVALID_TOKEN);
       }
-      return deleteUserEverywhere(ctx, user.id);
+      return deleteUserEverywhere(ctx, user);
     }
     if (options.sendDeleteAccountVerification) {
       await limitMailTo(runtime, user.email);
@@ -101,7 +102,7 @@ export const deleteUser = defineEndpoint({
     if (!isSessionFresh(runtime.config.session, session, runtime.now())) {
       throw new APIError("BAD_REQUEST", SESSION_MESSAGES.SESSION_EXPIRED_RE_AUTHENTICATE_TO_PERFORM_THIS_ACTION);
     }
-    return deleteUserEverywhere(ctx, user.id);
+    return deleteUserEverywhere(ctx, user);
   },
 });
 
@@ -128,7 +129,7 @@ export const deleteUserCallback = defineEndpoint({
     if (!(await consumeOwnDeleteToken(runtime, query.token, current.user.id))) {
       return fail("invalid_token", new APIError("BAD_REQUEST", VERIFICATION_MESSAGES.INVALID_TOKEN));
     }
-    const result = await deleteUserEverywhere(ctx, current.user.id);
+    const result = await deleteUserEverywhere(ctx, current.user);
     // `deleted=true` marks the one answer that deleted something: the page it lands on says the account is gone
     // only with it (a failure carries `error=…` instead).
     return query.callbackURL ? redirectTo(withQuery(query.callbackURL, { deleted: "true" })) : result;

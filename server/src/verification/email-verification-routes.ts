@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
+import { emitEvent } from "../events/emit.js";
 import { secondStepAnswerSchema, SecondStepRequired, signIn, SignInRefused } from "../session/sign-in.js";
 import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, redirectTo, type EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import type { Runtime } from "../runtime.js";
 import type { User } from "../storage/index.js";
 import { isValidEmail, normalizeEmail } from "../user/email-address.js";
 import { resetModuleCredentials } from "../user/credentials-reset.js";
@@ -103,10 +103,13 @@ interface LinkOutcome {
  * proof, so no older link signs in later.
  */
 async function useEmailToken(
-  runtime: Runtime,
+  ctx: EndpointContext,
   claims: VerifiedEmailToken,
   byRegistrant: boolean,
 ): Promise<LinkOutcome> {
+  const { runtime } = ctx;
+  // The holder of the mailed link acts for the user it names (signed in or not).
+  const actorId = claims.userId;
   return runtime.stores.transaction(async (stores) => {
     const now = runtime.now();
     if (!(await consumeEmailToken(stores, claims, now))) throw new LinkRefused("invalid_token");
@@ -125,6 +128,7 @@ async function useEmailToken(
         .updateUser(user.id, { email: newEmail, emailVerified: false, updatedAt: now })
         .catch(() => null);
       if (!changed) throw new LinkRefused("couldnt_update_your_email");
+      await emitEvent(stores, ctx, "email.changed", { userId: user.id, actorId, data: { from: user.email, to: newEmail } });
       return { user: changed, proven: false, passwordRemoved: false };
     }
     if (user.emailVerified) return { user, proven: false, passwordRemoved: false };
@@ -141,6 +145,7 @@ async function useEmailToken(
         passwordRemoved = true;
       }
     }
+    await emitEvent(stores, ctx, "email.verified", { userId: user.id, actorId, data: { email: user.email, passwordRemoved } });
     // The modules may have changed the user (second factors removed): answer the row as it is now.
     const current = passwordRemoved ? ((await stores.users.findUserById(user.id)) ?? verified) : verified;
     return { user: current, proven: true, passwordRemoved };
@@ -175,7 +180,7 @@ export const verifyEmail = defineEndpoint({
     const byRegistrant = current?.user.id === claims.userId || isRegistrant(ctx, claims.userId);
     let outcome: LinkOutcome;
     try {
-      outcome = await useEmailToken(runtime, claims, byRegistrant);
+      outcome = await useEmailToken(ctx, claims, byRegistrant);
     } catch (error) {
       if (error instanceof LinkRefused) return fail(error.reason);
       throw error;

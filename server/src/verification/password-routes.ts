@@ -1,3 +1,4 @@
+import { emitEvent } from "../events/emit.js";
 import { z } from "zod";
 import { checkCurrentPassword, setCredentialPassword } from "../credentials/credential-account.js";
 import { CREDENTIAL_MESSAGES } from "../credentials/messages.js";
@@ -151,9 +152,12 @@ export const resetPassword = defineEndpoint({
       await setCredentialPassword(stores, user.id, hash, now);
       // What a password change ends in the modules (trusted devices, pending second steps), with the change.
       await resetModuleCredentials(runtime, stores, user.id, "password-changed");
+      let sessionsRevoked = 0;
       if (runtime.config.emailAndPassword.resetPassword.revokeSessionsOnPasswordReset) {
-        await stores.sessions.deleteUserSessions(user.id);
+        sessionsRevoked = await stores.sessions.deleteUserSessions(user.id);
       }
+      // The holder of the mailed token did it (no session needed).
+      await emitEvent(stores, ctx, "password.reset", { userId: user.id, actorId: user.id, data: { sessionsRevoked } });
       return user;
     });
     notifyPasswordChanged(runtime, ctx.headers, user);
@@ -190,6 +194,10 @@ export const changePassword = defineEndpoint({
     const now = runtime.now();
     await runtime.stores.transaction(async (stores) => {
       await setCredentialPassword(stores, user.id, hash, now);
+      await emitEvent(stores, ctx, "password.changed", {
+        userId: user.id,
+        data: { otherSessionsRevoked: body.revokeOtherSessions === true },
+      });
       await resetModuleCredentials(runtime, stores, user.id, "password-changed");
       if (body.revokeOtherSessions) await stores.sessions.deleteUserSessions(user.id);
     });
@@ -222,6 +230,7 @@ export const setPassword = defineEndpoint({
     await runtime.stores.transaction(async (stores) => {
       await setCredentialPassword(stores, user.id, hash, runtime.now());
       await resetModuleCredentials(runtime, stores, user.id, "password-changed");
+      await emitEvent(stores, ctx, "password.set", { userId: user.id, data: { byAdministrator: false } });
     });
     notifyPasswordChanged(runtime, ctx.headers, user);
     return { status: true };
