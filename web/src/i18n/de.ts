@@ -464,7 +464,7 @@ export const de: Messages = {
   security: {
     title: "Sicherheit",
     heading: "Sicherheit",
-    lead: "Zweistufige Anmeldung, Passkeys und die Browser, denen Sie vertrauen.",
+    lead: "Zweistufige Anmeldung, Passkeys, die Browser, denen Sie vertrauen, und die Anmeldungen und Änderungen Ihres Kontos.",
     back: "Zurück zu den Kontoeinstellungen",
     /** The account page's link here. */
     accountLink: "Zweistufige Anmeldung und Passkeys",

@@ -468,7 +468,7 @@ export const en = {
   security: {
     title: "Security",
     heading: "Security",
-    lead: "Two-step sign-in, passkeys and the browsers you trust.",
+    lead: "Two-step sign-in, passkeys, the browsers you trust, and your account's sign-ins and changes.",
     back: "Back to account settings",
     /** The account page's link here. */
     accountLink: "Two-step sign-in and passkeys",

@@ -460,7 +460,7 @@ export const es: Messages = {
   security: {
     title: "Seguridad",
     heading: "Seguridad",
-    lead: "Verificación en dos pasos, llaves de acceso y los navegadores de confianza.",
+    lead: "Verificación en dos pasos, llaves de acceso, los navegadores de confianza y los inicios de sesión y cambios de tu cuenta.",
     back: "Volver a la configuración de la cuenta",
     /** The account page's link here. */
     accountLink: "Verificación en dos pasos y llaves de acceso",

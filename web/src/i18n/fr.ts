@@ -462,7 +462,7 @@ export const fr: Messages = {
   security: {
     title: "Sécurité",
     heading: "Sécurité",
-    lead: "Validation en deux étapes, clés d’accès et navigateurs de confiance.",
+    lead: "Validation en deux étapes, clés d’accès, navigateurs de confiance, et les connexions et modifications de votre compte.",
     back: "Retour aux paramètres du compte",
     /** The account page's link here. */
     accountLink: "Validation en deux étapes et clés d’accès",

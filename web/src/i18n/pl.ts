@@ -460,7 +460,7 @@ export const pl: Messages = {
   security: {
     title: "Bezpieczeństwo",
     heading: "Bezpieczeństwo",
-    lead: "Logowanie dwuetapowe, klucze dostępu i zaufane przeglądarki.",
+    lead: "Logowanie dwuetapowe, klucze dostępu, zaufane przeglądarki oraz logowania i zmiany na Twoim koncie.",
     back: "Wróć do ustawień konta",
     /** The account page's link here. */
     accountLink: "Logowanie dwuetapowe i klucze dostępu",

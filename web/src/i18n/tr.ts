@@ -460,7 +460,7 @@ export const tr: Messages = {
   security: {
     title: "Güvenlik",
     heading: "Güvenlik",
-    lead: "İki adımlı giriş, geçiş anahtarları ve güvendiğiniz tarayıcılar.",
+    lead: "İki adımlı giriş, geçiş anahtarları, güvendiğiniz tarayıcılar ve hesabınızdaki girişler ile değişiklikler.",
     back: "Hesap ayarlarına dön",
     /** The account page's link here. */
     accountLink: "İki adımlı giriş ve geçiş anahtarları",
