@@ -4,6 +4,7 @@ import { AuthLayout } from "../../components/auth-layout";
 import { PageHeading } from "../../components/page-heading";
 import { SocialSignIn, SocialSignInError } from "../../components/social-sign-in";
 import { Alert } from "../../components/ui/alert";
+import { goOnPath, readReturnTo } from "../../lib/return-to";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { SignInForm } from "./sign-in-form";
 
@@ -14,14 +15,15 @@ export function SignInPage() {
   const state = location.state as { signedOut?: unknown; passwordReset?: unknown; from?: unknown } | null;
   const signedOut = state?.signedOut === true;
   const passwordReset = state?.passwordReset === true;
-  const from = typeof state?.from === "string" && state.from.startsWith("/") ? state.from : "/";
+  // The OpenID Provider's interaction (`?returnTo=`) or the page that sent the visitor here.
+  const from = readReturnTo(location.search).path ?? goOnPath(state?.from);
 
   return (
     <AuthLayout
       footer={
         <>
           {t("signIn.noAccount")}{" "}
-          <Link to="/sign-up" state={state?.from ? { from: state.from } : undefined}>
+          <Link to="/sign-up" state={from !== "/" ? { from } : undefined}>
             {t("signIn.createAccount")}
           </Link>
         </>
