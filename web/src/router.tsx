@@ -81,6 +81,8 @@ const routes: RouteObject[] = [
               { index: true, ...page(() => import("./routes/admin/admin-page"), (m) => m.AdminPage) },
               { path: "users/:id", ...page(() => import("./routes/admin-user/admin-user-page"), (m) => m.AdminUserPage) },
               { path: "audit-log", ...page(() => import("./routes/admin-audit-log/admin-audit-log-page"), (m) => m.AdminAuditLogPage) },
+              { path: "webhooks", ...page(() => import("./routes/admin-webhooks/admin-webhooks-page"), (m) => m.AdminWebhooksPage) },
+              { path: "webhooks/:id", ...page(() => import("./routes/admin-webhooks/admin-webhook-page"), (m) => m.AdminWebhookPage) },
               {
                 path: "organizations",
                 ...page(() => import("./routes/admin-organizations/admin-organizations-page"), (m) => m.AdminOrganizationsPage),

@@ -17,6 +17,10 @@ export function AdminNav() {
       <NavLink to="/admin/audit-log" end className={linkClass}>
         {t("activity.admin.title")}
       </NavLink>
+      {/* Active on an endpoint's own page too. */}
+      <NavLink to="/admin/webhooks" className={linkClass}>
+        {t("admin.webhooks.title")}
+      </NavLink>
     </nav>
   );
 }

@@ -6,6 +6,8 @@ import {
   type AdminListEventsQuery,
   type AdminListOrganizationsQuery,
   type AdminListUsersQuery,
+  type AdminWebhooksListDeliveriesQuery,
+  type WebhookDelivery,
   type ListSecurityEventsQuery,
   type OrganizationListEventsQuery,
   type AuthError,
@@ -81,6 +83,8 @@ export const keys = {
   adminOrganizations: "admin/organizations/",
   /** Administration: one organization (`admin/organization/<id>/`). */
   adminOrganization: (id?: string) => (id === undefined ? "admin/organization/" : `admin/organization/${id}/`),
+  /** Administration: webhook endpoints (`admin/webhooks/endpoints/`) and delivery logs (`admin/webhooks/deliveries/<query>/`). */
+  adminWebhooks: "admin/webhooks/",
 } as const;
 
 /** The key's path, without its scope. */
@@ -258,6 +262,19 @@ export const queries = {
   /** Administration: one organization with its members. */
   adminOrganization: (id: string) =>
     defineQuery(`admin-organization:${id}`, () => sessionKey(() => keys.adminOrganization(id)), () => authClient.admin.getOrganization({ id })),
+  /** Administration: every webhook endpoint (the configuration file's, then the API's) and the event types. */
+  adminWebhookEndpoints: () =>
+    defineQuery("admin-webhook-endpoints", () => sessionKey(() => `${keys.adminWebhooks}endpoints/`), () =>
+      authClient.admin.webhooks.listEndpoints(),
+    ),
+  /** Administration: one page of an endpoint's delivery log, as a cursor page (components/cursor-pages.tsx). */
+  adminWebhookDeliveries: (query: AdminWebhooksListDeliveriesQuery) => {
+    const path = `${keys.adminWebhooks}deliveries/${encodeURIComponent(JSON.stringify(query))}/`;
+    return defineQuery(path, () => sessionKey(() => path), async (): Promise<Result<{ events: WebhookDelivery[]; nextCursor: string | null }>> => {
+      const { data, error } = await authClient.admin.webhooks.listDeliveries(query);
+      return error ? { data: null, error } : { data: { events: data.deliveries, nextCursor: data.nextCursor }, error: null };
+    });
+  },
 };
 
 /**
@@ -470,6 +487,17 @@ export const mutations = {
   /** The user's factors change (and with them twoFactorEnabled, on the user). */
   resetUserFactors: (input: Input<typeof admin.resetUserFactors>) =>
     mutate(admin.resetUserFactors(input), [keys.adminUsers, keys.adminUser(input.userId)]),
+  // Webhooks: every change reads the endpoints and the delivery logs again.
+  createWebhookEndpoint: (input: Input<typeof admin.webhooks.createEndpoint>) => mutate(admin.webhooks.createEndpoint(input), [keys.adminWebhooks]),
+  updateWebhookEndpoint: (input: Input<typeof admin.webhooks.updateEndpoint>) => mutate(admin.webhooks.updateEndpoint(input), [keys.adminWebhooks]),
+  rotateWebhookSecret: (input: Input<typeof admin.webhooks.rotateEndpointSecret>) =>
+    mutate(admin.webhooks.rotateEndpointSecret(input), [keys.adminWebhooks]),
+  /** The deleted endpoint's page is left for the list: its reads are only marked stale. */
+  deleteWebhookEndpoint: (input: Input<typeof admin.webhooks.deleteEndpoint>) =>
+    mutate(admin.webhooks.deleteEndpoint(input), [{ stale: keys.adminWebhooks }]),
+  /** A refusal too reads the log again (the delivery may be under way or gone). */
+  resendWebhookDelivery: (input: Input<typeof admin.webhooks.resendDelivery>) =>
+    mutate(admin.webhooks.resendDelivery(input), [keys.adminWebhooks], true),
   /** The removed user's own page is not read again: the caller leaves it for the list. */
   removeUser: (input: Input<typeof admin.removeUser>) =>
     mutate(admin.removeUser(input), [

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import styles from "./badge.module.css";
 
 export interface BadgeProps {
-  variant?: "neutral" | "accent" | "success" | "warning";
+  variant?: "neutral" | "accent" | "success" | "warning" | "danger";
   children: ReactNode;
 }
 
