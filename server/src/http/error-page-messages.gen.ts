@@ -35,7 +35,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "Die neue E-Mail-Adresse wird bereits von einem anderen Konto verwendet, daher konnte sie nicht geändert werden.",
       "banned": "Dieses Konto ist gesperrt und kann sich nicht anmelden. Wenden Sie sich an den Support, wenn Sie das für einen Fehler halten.",
       "email_does_not_match": "Dieses Konto hat eine andere E-Mail-Adresse als Ihres und kann deshalb nicht verbunden werden.",
-      "access_denied": "Die Anmeldung wurde beim Dienst abgebrochen. Sie können es jederzeit erneut versuchen."
+      "access_denied": "Die Anmeldung wurde beim Dienst abgebrochen. Sie können es jederzeit erneut versuchen.",
+      "invalid_redirect_uri": "Die Anwendung wollte Sie an eine nicht registrierte Adresse zurückschicken, deshalb haben wir hier angehalten. Informieren Sie das Team der Anwendung.",
+      "invalid_client": "Diese Anwendung ist diesem Dienst nicht bekannt und kann Sie daher nicht anmelden. Informieren Sie das Team der Anwendung.",
+      "invalid_request": "Die Anmeldeanfrage der Anwendung war unvollständig oder fehlerhaft. Kehren Sie zur Anwendung zurück und versuchen Sie es erneut.",
+      "interaction_expired": "Der Anmeldelink der Anwendung ist zu alt oder wurde in einem anderen Browser geöffnet. Kehren Sie zur Anwendung zurück und beginnen Sie erneut.",
+      "login_required": "Die Anwendung verlangt, dass Sie sich erneut anmelden. Kehren Sie zur Anwendung zurück und beginnen Sie erneut.",
+      "server_error": "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es gleich noch einmal."
     }
   },
   "en": {
@@ -71,7 +77,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "The new email address is already used by another account, so it couldn't be changed.",
       "banned": "This account has been suspended, so it can't sign in. Contact support if you think this is a mistake.",
       "email_does_not_match": "That account uses a different email address from yours, so it can't be connected.",
-      "access_denied": "The sign-in was cancelled at the provider. You can try again whenever you like."
+      "access_denied": "The sign-in was cancelled at the provider. You can try again whenever you like.",
+      "invalid_redirect_uri": "The application asked to send you back to an address it hasn't registered, so we stopped here. Tell the application's team.",
+      "invalid_client": "This application isn't known to this service, so it can't sign you in. Tell the application's team.",
+      "invalid_request": "The application's sign-in request was incomplete or malformed. Go back to the application and try again.",
+      "interaction_expired": "The application's sign-in link is too old or was opened in another browser. Go back to the application and start again.",
+      "login_required": "The application needs you to sign in again. Go back to the application and start again.",
+      "server_error": "Something went wrong on our side. Please try again in a moment."
     }
   },
   "es": {
@@ -107,7 +119,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "La nueva dirección de correo ya la usa otra cuenta, así que no se ha podido cambiar.",
       "banned": "Esta cuenta está suspendida, así que no puede entrar. Contacta con soporte si crees que es un error.",
       "email_does_not_match": "Esa cuenta usa una dirección de correo distinta de la tuya, así que no se puede conectar.",
-      "access_denied": "El acceso se canceló en el proveedor. Puedes intentarlo de nuevo cuando quieras."
+      "access_denied": "El acceso se canceló en el proveedor. Puedes intentarlo de nuevo cuando quieras.",
+      "invalid_redirect_uri": "La aplicación pidió devolverte a una dirección que no ha registrado, así que nos detuvimos aquí. Avisa al equipo de la aplicación.",
+      "invalid_client": "Este servicio no conoce esta aplicación, así que no puede iniciar tu sesión. Avisa al equipo de la aplicación.",
+      "invalid_request": "La solicitud de inicio de sesión de la aplicación estaba incompleta o mal formada. Vuelve a la aplicación e inténtalo de nuevo.",
+      "interaction_expired": "El enlace de inicio de sesión de la aplicación es demasiado antiguo o se abrió en otro navegador. Vuelve a la aplicación y empieza de nuevo.",
+      "login_required": "La aplicación necesita que inicies sesión de nuevo. Vuelve a la aplicación y empieza de nuevo.",
+      "server_error": "Algo salió mal por nuestra parte. Inténtalo de nuevo en un momento."
     }
   },
   "fr": {
@@ -143,7 +161,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "La nouvelle adresse e-mail est déjà utilisée par un autre compte : elle n’a donc pas pu être modifiée.",
       "banned": "Ce compte est suspendu : il ne peut pas se connecter. Contactez l’assistance si vous pensez qu’il s’agit d’une erreur.",
       "email_does_not_match": "Ce compte utilise une adresse e-mail différente de la vôtre : il ne peut pas être associé.",
-      "access_denied": "La connexion a été annulée chez le service. Vous pouvez réessayer quand vous voulez."
+      "access_denied": "La connexion a été annulée chez le service. Vous pouvez réessayer quand vous voulez.",
+      "invalid_redirect_uri": "L’application a demandé à vous renvoyer vers une adresse qu’elle n’a pas enregistrée, nous nous sommes donc arrêtés ici. Prévenez l’équipe de l’application.",
+      "invalid_client": "Ce service ne connaît pas cette application, elle ne peut donc pas vous connecter. Prévenez l’équipe de l’application.",
+      "invalid_request": "La demande de connexion de l’application était incomplète ou mal formée. Retournez à l’application et réessayez.",
+      "interaction_expired": "Le lien de connexion de l’application est trop ancien ou a été ouvert dans un autre navigateur. Retournez à l’application et recommencez.",
+      "login_required": "L’application a besoin que vous vous reconnectiez. Retournez à l’application et recommencez.",
+      "server_error": "Un problème est survenu de notre côté. Réessayez dans un instant."
     }
   },
   "pl": {
@@ -179,7 +203,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "Nowego adresu e-mail używa już inne konto, więc nie udało się go zmienić.",
       "banned": "To konto zostało zawieszone, więc nie można się na nie zalogować. Jeśli uważasz, że to pomyłka, skontaktuj się z pomocą techniczną.",
       "email_does_not_match": "To konto ma inny adres e-mail niż Twoje, więc nie można go połączyć.",
-      "access_denied": "Logowanie zostało anulowane w usłudze. Możesz spróbować ponownie w dowolnej chwili."
+      "access_denied": "Logowanie zostało anulowane w usłudze. Możesz spróbować ponownie w dowolnej chwili.",
+      "invalid_redirect_uri": "Aplikacja chciała odesłać Cię pod adres, którego nie zarejestrowała, więc zatrzymaliśmy się tutaj. Powiadom zespół aplikacji.",
+      "invalid_client": "Ta usługa nie zna tej aplikacji, więc aplikacja nie może Cię zalogować. Powiadom zespół aplikacji.",
+      "invalid_request": "Żądanie logowania aplikacji było niepełne lub błędne. Wróć do aplikacji i spróbuj ponownie.",
+      "interaction_expired": "Link logowania aplikacji jest zbyt stary lub został otwarty w innej przeglądarce. Wróć do aplikacji i zacznij od nowa.",
+      "login_required": "Aplikacja wymaga ponownego zalogowania. Wróć do aplikacji i zacznij od nowa.",
+      "server_error": "Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę."
     }
   },
   "tr": {
@@ -215,7 +245,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "Yeni e-posta adresi başka bir hesap tarafından kullanıldığı için değiştirilemedi.",
       "banned": "Bu hesap askıya alındığı için giriş yapamaz. Bunun bir hata olduğunu düşünüyorsanız destekle iletişime geçin.",
       "email_does_not_match": "Bu hesap sizinkinden farklı bir e-posta adresi kullandığı için bağlanamaz.",
-      "access_denied": "Giriş, hizmet tarafında iptal edildi. İstediğiniz zaman tekrar deneyebilirsiniz."
+      "access_denied": "Giriş, hizmet tarafında iptal edildi. İstediğiniz zaman tekrar deneyebilirsiniz.",
+      "invalid_redirect_uri": "Uygulama sizi kaydetmediği bir adrese geri göndermek istedi, bu yüzden burada durduk. Uygulamanın ekibine bildirin.",
+      "invalid_client": "Bu hizmet bu uygulamayı tanımıyor, bu yüzden uygulama oturumunuzu açamaz. Uygulamanın ekibine bildirin.",
+      "invalid_request": "Uygulamanın oturum açma isteği eksik veya hatalıydı. Uygulamaya dönüp yeniden deneyin.",
+      "interaction_expired": "Uygulamanın oturum açma bağlantısı çok eski veya başka bir tarayıcıda açıldı. Uygulamaya dönüp yeniden başlayın.",
+      "login_required": "Uygulama yeniden oturum açmanızı istiyor. Uygulamaya dönüp yeniden başlayın.",
+      "server_error": "Bizim tarafımızda bir sorun oluştu. Lütfen birazdan yeniden deneyin."
     }
   },
   "ru": {
@@ -251,7 +287,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "Новый адрес уже используется другим аккаунтом, поэтому изменить его не удалось.",
       "banned": "Этот аккаунт заблокирован, поэтому войти нельзя. Если вы считаете это ошибкой, обратитесь в поддержку.",
       "email_does_not_match": "У этого аккаунта другой адрес почты, чем у вас, поэтому его нельзя подключить.",
-      "access_denied": "Вход был отменён на стороне сервиса. Можно попробовать снова в любой момент."
+      "access_denied": "Вход был отменён на стороне сервиса. Можно попробовать снова в любой момент.",
+      "invalid_redirect_uri": "Приложение попросило вернуть вас на адрес, который оно не регистрировало, поэтому мы остановились здесь. Сообщите команде приложения.",
+      "invalid_client": "Этот сервис не знает этого приложения, поэтому оно не может выполнить ваш вход. Сообщите команде приложения.",
+      "invalid_request": "Запрос приложения на вход был неполным или ошибочным. Вернитесь в приложение и попробуйте снова.",
+      "interaction_expired": "Ссылка приложения для входа устарела или была открыта в другом браузере. Вернитесь в приложение и начните заново.",
+      "login_required": "Приложению нужно, чтобы вы вошли снова. Вернитесь в приложение и начните заново.",
+      "server_error": "У нас что-то пошло не так. Попробуйте ещё раз чуть позже."
     }
   },
   "uk": {
@@ -287,7 +329,13 @@ export const ERROR_PAGE_TEXTS = {
       "couldnt_update_your_email": "Нова адреса вже використовується іншим акаунтом, тому змінити її не вдалося.",
       "banned": "Цей акаунт заблоковано, тому увійти не можна. Якщо вважаєте це помилкою, зверніться до підтримки.",
       "email_does_not_match": "У цього акаунта інша адреса пошти, ніж у вас, тому його не можна під’єднати.",
-      "access_denied": "Вхід скасовано на боці сервісу. Спробувати знову можна будь-коли."
+      "access_denied": "Вхід скасовано на боці сервісу. Спробувати знову можна будь-коли.",
+      "invalid_redirect_uri": "Застосунок попросив повернути вас на адресу, яку він не зареєстрував, тому ми зупинилися тут. Повідомте команду застосунку.",
+      "invalid_client": "Цей сервіс не знає цього застосунку, тому він не може виконати ваш вхід. Повідомте команду застосунку.",
+      "invalid_request": "Запит застосунку на вхід був неповним або хибним. Поверніться до застосунку й спробуйте знову.",
+      "interaction_expired": "Посилання застосунку для входу застаріло або було відкрите в іншому браузері. Поверніться до застосунку й почніть знову.",
+      "login_required": "Застосунку потрібно, щоб ви увійшли знову. Поверніться до застосунку й почніть знову.",
+      "server_error": "У нас щось пішло не так. Спробуйте ще раз трохи згодом."
     }
   }
 } as const;
