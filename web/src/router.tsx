@@ -57,6 +57,8 @@ const routes: RouteObject[] = [
   {
     element: <RequireSession />,
     children: [
+      // The OpenID Provider's consent page (#16): an application asks for the signed-in user's permission.
+      { path: "/oauth/consent", ...page(() => import("./routes/oauth-consent/oauth-consent-page"), (m) => m.OauthConsentPage) },
       {
         // The header's administration link and organization switcher.
         ...page(
