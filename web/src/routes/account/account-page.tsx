@@ -10,6 +10,7 @@ import { Card } from "../../components/ui/card";
 import { usePaintedSlices } from "../../lib/use-after-first-paint";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useErrorSentence } from "../../lib/use-error-sentence";
+import { ConnectedAppsCard } from "./connected-apps-card";
 import { DeleteAccountCard } from "./delete-account-card";
 import { EmailCard } from "./email-card";
 import { LinkedAccountsCard } from "./linked-accounts-card";
@@ -31,6 +32,7 @@ const SetPassword = memo(SetPasswordCard);
 const LinkedAccounts = memo(LinkedAccountsCard);
 const Sessions = memo(SessionsCard);
 const DeleteAccount = memo(DeleteAccountCard);
+const ConnectedApps = memo(ConnectedAppsCard);
 
 /**
  * The mailed email-change links land on /account?emailChanged=1 (with `&error=…` when they failed), and so
@@ -97,6 +99,7 @@ export function AccountPage() {
         <>
           <LinkedAccounts id="connected-accounts" />
           <Sessions id="sessions" />
+          <ConnectedApps id="connected-applications" />
         </>
       ) : null}
       {slices >= 4 ? (
