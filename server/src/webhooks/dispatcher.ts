@@ -38,6 +38,8 @@ export const FANOUT_BATCH = 500;
 const MAX_NEW_GAPS = 1_000;
 /** A taken delivery stays this instance's for twice the request timeout and this much, then another may take it. */
 const LEASE_MARGIN_MS = 5_000;
+/** How soon a try's outcome is written when nothing else is waiting (outcomes ending meanwhile join it). */
+const OUTCOME_DELAY_MS = 50;
 /** A pass failing this soon after start, before any succeeded, is logged at debug only (the migrations may still run). */
 const STARTUP_GRACE_MS = 30_000;
 /** How often delivered and failed deliveries older than the audit log's retention are pruned. */
@@ -353,7 +355,7 @@ export class WebhookDispatcher {
     const problem = !endpoint
       ? "the endpoint no longer exists"
       : !endpoint.enabled
-        ? "the endpoint is disabled"
+        ? "the endpoint is turned off"
         : !endpoint.key
           ? "the endpoint's secret cannot be read (was GATEHOUSE_SECRET changed?)"
           : !event
@@ -420,7 +422,9 @@ export class WebhookDispatcher {
       this.nextClaimAt = Math.min(this.nextClaimAt, Date.now() + wait);
       this.wake(wait);
     }
-    this.wake(0);
+    // The outcome is written by the next pass: at once while deliveries wait for room, else within OUTCOME_DELAY_MS
+    // (outcomes of tries ending together share it).
+    this.wake(this.nextClaimAt === 0 ? 0 : OUTCOME_DELAY_MS);
   }
 
   /** When this instance's own failed tries are due again (so a claim is not left to the IDLE_MS sweep). */

@@ -237,7 +237,7 @@ export const adminUpdateWebhookEndpoint = defineWebhookEndpoint({
     const turnedOff = current.enabled && !next.enabled;
     const updated = await runtime.stores.transaction(async (tx) => {
       if (!(await tx.webhookEndpoints.updateEndpoint(next))) return false;
-      if (turnedOff) await tx.webhookDeliveries.cancelPendingDeliveries(next.id, "the endpoint was disabled");
+      if (turnedOff) await tx.webhookDeliveries.cancelPendingDeliveries(next.id, "the endpoint is turned off");
       return true;
     });
     if (!updated) throw new APIError("NOT_FOUND", WEBHOOK_MESSAGES.WEBHOOK_ENDPOINT_NOT_FOUND);
