@@ -158,7 +158,7 @@ describe("every page passes axe-core", () => {
     await expectNoAxeViolations(mia, "organization with members and invitations");
   }, TIMEOUT);
 
-  it("as an administrator: users, a user, organizations, an organization", async () => {
+  it("as an administrator: users, a user, organizations, an organization, webhooks", async () => {
     const root = await newPage();
     await signIn(root, ROOT.email, ROOT.password);
     await expectPageAccessible(root, "/admin", en.admin.title, "admin users");
@@ -170,5 +170,9 @@ describe("every page passes axe-core", () => {
     await root.getByRole("cell", { name: ORGANIZATION.name }).first().waitFor();
     await expectNoAxeViolations(root, "admin organizations, listed");
     await expectPageAccessible(root, `/admin/organizations/${organizationId}`, ORGANIZATION.name, "admin organization");
+    // Webhooks with no endpoint (e2e/webhooks-journeys.test.ts checks the pages with endpoints and deliveries).
+    await expectPageAccessible(root, "/admin/webhooks", en.admin.webhooks.title, "admin webhooks");
+    await root.getByText(en.admin.webhooks.none).waitFor();
+    await expectNoAxeViolations(root, "admin webhooks, none yet");
   }, TIMEOUT);
 });
