@@ -46,11 +46,10 @@ export function OauthConsentPage() {
   async function answer(accept: boolean) {
     setBusy(accept ? "allow" : "deny");
     setAnswerError(null);
+    // The answer is `{ redirect: true, url }`: the client itself sends the browser on to it (one navigation; a
+    // second one would find the request used up).
     const { data, error } = await authClient.oauth2.consent({ uid, accept });
-    if (data?.url) {
-      window.location.assign(data.url);
-      return;
-    }
+    if (data?.url) return;
     setBusy(null);
     setAnswerError(error);
   }
