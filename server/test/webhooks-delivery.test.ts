@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emitEvent, systemEventSource } from "../src/events/emit.js";
 import { pruneEvents } from "../src/events/prune.js";
 import { newWebhookSecret } from "../src/webhooks/secrets.js";
 import { signUpAdmin } from "./helpers/admin.js";
@@ -266,5 +267,53 @@ describe.each(DIALECTS)("the audit log's prune and the webhooks on %s", (dialect
     await pruneEvents(server.gatehouse.runtime);
     const after = await server.gatehouse.runtime.stores.events.list({}, 100);
     expect(after.map((e) => e.id)).not.toContain(waiting!.id);
+  });
+});
+
+describe("an event committed below one already delivered (PostgreSQL)", () => {
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  const secret = newWebhookSecret();
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    server = await startTestServer("postgres", {
+      webhooks: { allowPrivateTargets: true, endpoints: [{ url: receiver.url, secret, events: ["user.updated", "user.created"] }] },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
+
+  it("is delivered when its transaction commits, though later events went first", async () => {
+    const { runtime } = server.gatehouse;
+    // A transaction takes its event's seq, and stays open while a later event commits and is delivered.
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let inserted!: () => void;
+    const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
+    const slow = runtime.stores.transaction(async (tx) => {
+      await emitEvent(tx, systemEventSource(runtime), "user.updated", { userId: "slow-user", data: { fields: ["name"] } });
+      inserted();
+      await held;
+    });
+    await insertedYet;
+    const later = await signUp(new TestClient(server.base));
+    await receiver.waitFor((r) => r.some((m) => JSON.parse(m.body).data.userId === later.user.id));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.some((m) => JSON.parse(m.body).data.userId === "slow-user")).toBe(false);
+    // The fan-out passed its seq and remembers it.
+    expect(await runtime.stores.webhookOutbox.lowestGap()).not.toBeNull();
+
+    commit();
+    await slow;
+    await receiver.waitFor((r) => r.some((m) => JSON.parse(m.body).data.userId === "slow-user"), 10_000);
+    const slowMessage = receiver.received.find((m) => JSON.parse(m.body).data.userId === "slow-user")!;
+    expect(verifyStandardWebhook(secret, slowMessage)).toBe(true);
+    const laterSeq = Math.min(...receiver.received.filter((m) => JSON.parse(m.body).data.userId === later.user.id).map((m) => JSON.parse(m.body).data.seq));
+    expect(JSON.parse(slowMessage.body).data.seq).toBeLessThan(laterSeq);
+    await waitUntil(async () => (await runtime.stores.webhookOutbox.lowestGap()) === null, 5_000, "the gap to close");
+    expect(receiver.acknowledged().size).toBe(receiver.received.length);
   });
 });
