@@ -96,9 +96,8 @@ export function OauthConsentPage() {
         <Avatar name={user.name || user.email} image={user.image} />
         <div className={styles.userText}>
           <span className={styles.muted}>{t("oauthApps.signedInAs")}</span>
-          <span>
-            <strong>{user.name}</strong> {user.name !== user.email ? <span className={styles.muted}>{user.email}</span> : null}
-          </span>
+          <strong>{user.name}</strong>
+          {user.name !== user.email ? <span className={styles.muted}>{user.email}</span> : null}
         </div>
       </div>
       {answerError ? (
