@@ -121,6 +121,10 @@ describe.each(DIALECTS)("security events on %s", (dialect) => {
       // modules are left out, so the webhooks' own needs (their test's matter) do not decide here.
       const reader = { ...runtime.modules[0]!, retainEventsFrom: async () => old[1]!.seq };
       const nobodyNeeds = { name: "none", retainEventsFrom: async () => null } as unknown as typeof reader;
+      // retentionDays 0 keeps every event, however old.
+      const forever = { ...runtime.config, events: { ...runtime.config.events, retentionDays: 0 } };
+      expect(await pruneEvents({ ...runtime, config: forever, modules: [nobodyNeeds] })).toBe(0);
+      expect(await eventsOf(server, user.id)).toHaveLength(2);
       await pruneEvents({ ...runtime, modules: [reader, nobodyNeeds] });
       expect((await eventsOf(server, user.id)).map((e) => e.seq)).toEqual([old[1]!.seq]);
       await pruneEvents({ ...runtime, modules: [nobodyNeeds] });
@@ -173,6 +177,89 @@ describe.each(DIALECTS)("security events on %s", (dialect) => {
       void adminId;
     });
 
+    it("admin/export-events answers the matching events as CSV, newest first, formulas shown as text", async () => {
+      const c = client();
+      // A user agent a spreadsheet would run as a formula, and a comma and a quote to escape.
+      const agent = '=HYPERLINK("http://evil.example","x"), "quoted"';
+      const email = uniqueEmail("csv");
+      const signedUp = await c.post("/sign-up/email", { name: "Csv", email, password: PASSWORD }, { headers: { "user-agent": agent } });
+      const userId = signedUp.body.user.id as string;
+      const res = await admin.get(`/admin/export-events?userId=${userId}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="audit-log-[\d-T]+\.csv"$/);
+      const lines = res.text.trimEnd().split("\r\n");
+      expect(lines[0]).toBe(
+        '"id","seq","createdAt","type","actorId","actorEmail","userId","userEmail","organizationId","ipAddress","userAgent","data"',
+      );
+      expect(lines).toHaveLength(3);
+      expect(lines[1]).toContain('"sign_in.succeeded"');
+      expect(lines[2]).toContain('"user.created"');
+      expect(lines[2]).toContain(`"${email}"`);
+      // The cell starts with an apostrophe, and its quotes are doubled.
+      expect(lines[2]).toContain(`"'=HYPERLINK(""http://evil.example"",""x""), ""quoted"""`);
+      expect(lines.some((line) => /(^|,)"=/.test(line))).toBe(false);
+      const limited = await admin.get(`/admin/export-events?userId=${userId}&limit=1`);
+      expect(limited.text.trimEnd().split("\r\n")).toHaveLength(2);
+      const refused = await c.get(`/admin/export-events?userId=${userId}`);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_EXPORT_EVENTS");
+    });
+
+    it("admin/list-events filters by actor, organization, address and time", async () => {
+      const owner = client();
+      const { user } = await signUp(owner);
+      const slug = `ev-${Math.random().toString(36).slice(2, 10)}`;
+      const org = await owner.post("/organization/create", { name: "Ev", slug });
+      expect(org.status, org.text).toBe(200);
+      const byOrg = await admin.get(`/admin/list-events?organizationId=${org.body.id}`);
+      expect(byOrg.body.events.map((e: { type: string }) => e.type)).toEqual(["organization.created"]);
+      const byActor = await admin.get(`/admin/list-events?actorId=${user.id}`);
+      expect(byActor.body.events.map((e: { type: string }) => e.type)).toEqual(["organization.created", "sign_in.succeeded", "user.created"]);
+      expect(byActor.body.events[0].actor).toMatchObject({ id: user.id });
+      const other = await admin.get(`/admin/list-events?actorId=${user.id}&ip=10.9.9.9`);
+      expect(other.body.events).toEqual([]);
+      const here = await admin.get(`/admin/list-events?actorId=${user.id}&ip=127.0.0.1`);
+      expect(here.body.events).toHaveLength(3);
+      const at = new Date(byOrg.body.events[0].createdAt).getTime();
+      const iso = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
+      const inRange = await admin.get(`/admin/list-events?actorId=${user.id}&from=${iso(at)}&to=${iso(at + 1)}&type=organization.*`);
+      expect(inRange.body.events).toHaveLength(1);
+      const before = await admin.get(`/admin/list-events?actorId=${user.id}&to=${iso(at)}&type=organization.*`);
+      expect(before.body.events).toHaveLength(0);
+    });
+
+    it("organization/list-events: owners and admins read their organization's events, members and outsiders are refused", async () => {
+      const owner = client();
+      const { user: ownerUser } = await signUp(owner);
+      const org = await owner.post("/organization/create", { name: "Ev", slug: `ev-${Math.random().toString(36).slice(2, 10)}` });
+      const member = client();
+      const { user: memberUser } = await signUp(member);
+      const added = await server.gatehouse.api.addMember({
+        body: { userId: memberUser.id, role: "member", organizationId: org.body.id },
+        headers: { cookie: owner.cookieHeader() },
+      });
+      await owner.post("/organization/update", { organizationId: org.body.id, data: { name: "Ev 2" } });
+      const res = await owner.get(`/organization/list-events?organizationId=${org.body.id}&limit=2`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.events.map((e: { type: string }) => e.type)).toEqual(["organization.updated", "member.added"]);
+      expect(res.body.events[1]).toMatchObject({ actorId: ownerUser.id, userId: memberUser.id, data: { memberId: added.id } });
+      const rest = await owner.get(`/organization/list-events?organizationId=${org.body.id}&limit=2&cursor=${res.body.nextCursor}`);
+      expect(rest.body.events.map((e: { type: string }) => e.type)).toEqual(["organization.created"]);
+      expect(rest.body.nextCursor).toBeNull();
+      // The active organization by default (creation made it active), filtered by type.
+      const members = await owner.get("/organization/list-events?type=member.*");
+      expect(members.body.events.map((e: { type: string }) => e.type)).toEqual(["member.added"]);
+      const refused = await member.get(`/organization/list-events?organizationId=${org.body.id}`);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_LIST_THIS_ORGANIZATIONS_EVENTS");
+      const outsider = client();
+      await signUp(outsider);
+      const notMember = await outsider.get(`/organization/list-events?organizationId=${org.body.id}`);
+      expect(notMember.status).toBe(403);
+      expect(notMember.body.code).toBe("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+    });
+
     it("list-security-events shows the user their own events only", async () => {
       const c = client();
       const { user } = await signUp(c);
@@ -184,7 +271,30 @@ describe.each(DIALECTS)("security events on %s", (dialect) => {
       expect(res.body.events.every((e: { actor: string }) => e.actor === "self")).toBe(true);
       expect(res.body.events[0]).not.toHaveProperty("userId");
       expect((await client().get("/list-security-events")).status).toBe(401);
-      void user;
+      // What an administrator did is marked so, without the administrator's address and browser.
+      await admin.post("/admin/update-user", { userId: user.id, data: { name: "Renamed" } }, { headers: { "user-agent": BROWSER } });
+      const after = await c.get("/list-security-events?limit=1");
+      expect(after.body.events[0]).toMatchObject({ type: "user.updated", actor: "other", ipAddress: null, userAgent: null });
+      expect(after.body.nextCursor).not.toBeNull();
+      void adminId;
     });
+  });
+});
+
+describe.each(DIALECTS)("security events turned off on %s", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { events: { enabled: false } });
+  });
+  afterAll(async () => server?.close());
+
+  it("writes nothing, and the log's routes answer 404", async () => {
+    const c = new TestClient(server.base);
+    const { user, email } = await signUp(c);
+    await new TestClient(server.base).post("/sign-in/email", { email, password: PASSWORD });
+    await c.post("/update-user", { name: "Quiet" });
+    expect(await server.gatehouse.runtime.stores.events.list({}, 10)).toEqual([]);
+    expect((await c.get("/list-security-events")).status).toBe(404);
+    void user;
   });
 });
