@@ -290,6 +290,13 @@ describe.each(DIALECTS)("webhooks on %s", (dialect) => {
     receiver.answer = () => new Promise((resolve) => setTimeout(() => resolve(200), 2_600));
     await waitUntil(async () => ((await deliveries(admin, endpoint.id))[0]?.error ?? "").startsWith("timeout"), 10_000);
     expect((await deliveries(admin, endpoint.id))[0]).toMatchObject({ responseStatus: null, status: "pending" });
+
+    // An answer's body is kept (its first 1,000 characters) whatever it holds: quotes, NUL, other scripts.
+    const odd = `{"ok":"да \\ "}\u0000 ✓ ${"x".repeat(5_000)}`;
+    receiver.answer = () => ({ status: 503, body: odd });
+    await waitUntil(async () => (await deliveries(admin, endpoint.id))[0]?.responseStatus === 503, 10_000);
+    const [kept] = await deliveries(admin, endpoint.id);
+    expect(kept!.responseBody).toBe(odd.replace("\u0000", "").slice(0, 1_000));
     receiver.answer = () => 200;
   });
 

@@ -145,7 +145,8 @@ function sendOnce(request: SendRequest, options: SendOptions): Promise<SendOutco
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
-        const text = Buffer.concat(chunks).toString("utf8").slice(0, RESPONSE_BODY_CHARACTERS);
+        // NUL is the one character PostgreSQL's text refuses; the log keeps the rest as it came (as UTF-8).
+        const text = Buffer.concat(chunks).toString("utf8").replace(/\u0000/g, "").slice(0, RESPONSE_BODY_CHARACTERS);
         const ok = status >= 200 && status < 300;
         finish({
           result: ok ? "delivered" : "failed",

@@ -19,7 +19,9 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-export type Answer = (request: { id: string; body: string; headers: IncomingHttpHeaders; count: number }) => number | Promise<number>;
+/** A status (the body is then "ok" or "nope <status>"), or a status and the body to answer with. */
+export type AnswerValue = number | { status: number; body: string };
+export type Answer = (request: { id: string; body: string; headers: IncomingHttpHeaders; count: number }) => AnswerValue | Promise<AnswerValue>;
 
 export interface WebhookReceiver {
   url: string;
@@ -68,7 +70,9 @@ export async function startReceiver(path = "/hooks"): Promise<WebhookReceiver> {
       const id = String(req.headers["webhook-id"] ?? "");
       const count = seen.get(id) ?? 0;
       seen.set(id, count + 1);
-      void Promise.resolve(receiver.answer({ id, body, headers: req.headers, count })).then((status) => {
+      void Promise.resolve(receiver.answer({ id, body, headers: req.headers, count })).then((answer) => {
+        const status = typeof answer === "number" ? answer : answer.status;
+        const text = typeof answer === "number" ? (status >= 200 && status < 300 ? "ok" : `nope ${status}`) : answer.body;
         received.push({
           path: req.url ?? "",
           id,
@@ -79,8 +83,8 @@ export async function startReceiver(path = "/hooks"): Promise<WebhookReceiver> {
           status,
           at: Date.now(),
         });
-        res.writeHead(status, { "content-type": "text/plain" });
-        res.end(status >= 200 && status < 300 ? "ok" : `nope ${status}`);
+        res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+        res.end(text);
       });
     });
   });
