@@ -146,7 +146,7 @@ function sendOnce(request: SendRequest, options: SendOptions): Promise<SendOutco
       let size = 0;
       const done = () => {
         // NUL is the one character PostgreSQL's text refuses; the log keeps the rest as it came (as UTF-8).
-        const text = Buffer.concat(chunks).toString("utf8").replace(/\u0000/g, "").slice(0, RESPONSE_BODY_CHARACTERS);
+        const text = Buffer.concat(chunks).toString("utf8").replaceAll("\u0000", "").slice(0, RESPONSE_BODY_CHARACTERS);
         const ok = status >= 200 && status < 300;
         finish({
           result: ok ? "delivered" : "failed",
