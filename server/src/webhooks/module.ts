@@ -1,5 +1,4 @@
 import { defineModule } from "../gatehouse-module.js";
-import type { WebhookDeps } from "./deps.js";
 import { WEBHOOK_MESSAGES } from "./messages.js";
 import * as webhookTables from "./migrations/0017-webhooks.js";
 import {
@@ -39,7 +38,7 @@ export const webhooksModule = defineModule({
   errors: WEBHOOK_MESSAGES,
   start(runtime) {
     if (!webhooksOn(runtime.config)) return;
-    return startDispatcher(runtime as unknown as WebhookDeps);
+    return startDispatcher(runtime);
   },
   /**
    * The audit log's prune keeps every event the dispatcher still needs: those after its cursor, those of the gaps
