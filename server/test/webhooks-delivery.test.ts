@@ -252,6 +252,13 @@ describe.each(DIALECTS)("the audit log's prune and the webhooks on %s", (dialect
     const user = await signUp(new TestClient(server.base));
     await receiver.waitFor((r) => r.length === 1);
     const [waiting] = await server.gatehouse.runtime.stores.events.list({ userId: user.user.id, types: ["user.created"] }, 1);
+    // Its failed try is on record, with the next one an hour later, before the clock moves.
+    const endpointId = created.body.endpoint.id as string;
+    await waitUntil(
+      async () => (await server.gatehouse.runtime.stores.webhookDeliveries.listDeliveries(endpointId, { status: "pending" }, 1)).length === 1,
+      5_000,
+      "the failed try's record",
+    );
 
     clock.advance(2 * 86_400_000);
     expect(await pruneEvents(server.gatehouse.runtime)).toBe(before.length);

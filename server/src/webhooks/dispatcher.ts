@@ -51,7 +51,20 @@ interface Taken {
   event: StoredEvent | null;
 }
 
-type FanOut = { locked: true } | { locked: false; full: boolean; gaps: number; taken: Taken[]; oldest: Date | null };
+type FanOut =
+  | { locked: true }
+  | {
+      locked: false;
+      /** The batch was full: more events wait. */
+      full: boolean;
+      /** Events read (new ones and those of filled gaps). */
+      read: number;
+      /** The cursor after it: the highest seq read. */
+      highest: number;
+      gaps: number;
+      taken: Taken[];
+      oldest: Date | null;
+    };
 
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
@@ -61,6 +74,8 @@ export class WebhookDispatcher {
   private stopped = false;
   private readonly inFlight = new Set<Promise<void>>();
   private lastMaxSeq = -1;
+  private eventsLastTime = false;
+  private lastGapsReadAt = 0;
   private gapsPending = false;
   private lastFanOutAt = 0;
   private nextClaimAt = 0;
@@ -166,9 +181,10 @@ export class WebhookDispatcher {
    */
   private async pass(): Promise<number> {
     const { stores } = this.deps;
-    const maxSeq = await stores.webhookOutbox.maxEventSeq();
     const sinceFanOut = Date.now() - this.lastFanOutAt;
-    const fanOutDue = maxSeq !== this.lastMaxSeq || (this.gapsPending && sinceFanOut >= 1_000) || sinceFanOut >= IDLE_MS;
+    // While events keep coming (the last fan-out read some), the look at max(seq) is skipped.
+    let fanOutDue = this.eventsLastTime || (this.gapsPending && sinceFanOut >= 1_000) || sinceFanOut >= IDLE_MS;
+    if (!fanOutDue) fanOutDue = (await stores.webhookOutbox.maxEventSeq()) !== this.lastMaxSeq;
     const capacity = () => this.settings.concurrency - this.inFlight.size;
     const claimDue = Date.now() >= this.nextClaimAt && capacity() > 0;
     if (!fanOutDue && !claimDue && this.outcomes.length === 0) return this.cadence();
@@ -198,8 +214,9 @@ export class WebhookDispatcher {
       // Locked: another instance is fanning out; the next look tries again.
       if (!fan.locked) {
         this.gapsPending = fan.gaps > 0;
+        this.lastMaxSeq = fan.highest;
+        this.eventsLastTime = fan.read > 0;
         if (fan.full) busy = true;
-        else this.lastMaxSeq = maxSeq;
         oldest = fan.oldest;
         this.sendAll(fan.taken);
       }
@@ -246,10 +263,13 @@ export class WebhookDispatcher {
       const max = await tx.webhookOutbox.maxEventSeq();
       if (max > cursor) await tx.webhookOutbox.setCursor(max);
       await tx.webhookOutbox.deleteAllGaps();
-      return { locked: false, full: false, gaps: 0, taken: [], oldest: null };
+      return { locked: false, full: false, read: 0, highest: Math.max(max, cursor), gaps: 0, taken: [], oldest: null };
     }
     const now = this.deps.now();
-    const gaps = await tx.webhookOutbox.listGaps();
+    // Gaps are read while this instance knows of some, and every IDLE_MS for those another instance left.
+    const readGaps = this.gapsPending || Date.now() - this.lastGapsReadAt >= IDLE_MS;
+    const gaps = readGaps ? await tx.webhookOutbox.listGaps() : [];
+    if (readGaps) this.lastGapsReadAt = Date.now();
     const filled = gaps.length ? await tx.webhookOutbox.eventsBySeq(gaps.map((g) => g.seq)) : [];
     const events = await tx.webhookOutbox.eventsAfter(cursor, FANOUT_BATCH);
 
@@ -311,6 +331,8 @@ export class WebhookDispatcher {
     return {
       locked: false,
       full: events.length === FANOUT_BATCH,
+      read: filled.length + events.length,
+      highest: previous,
       gaps: gaps.length - filledSeqs.size - givenUp.length + newGaps.length,
       taken,
       oldest,
