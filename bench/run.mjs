@@ -18,7 +18,9 @@ import {
   totpSignInSteps,
   totpStepNow,
 } from "./lib/factors.mjs";
+import { benchEvents, EVENTS_PG_DATABASES, evaluateEventsTargets, renderEventsMarkdown } from "./lib/events.mjs";
 import { runFlowLoad } from "./lib/flow-load.mjs";
+import { evaluateOidcTargets, renderOidcMarkdown, runOidcPart } from "./lib/oidc.mjs";
 import {
   evaluateImportTargets,
   FIREBASE_FLAGS,
@@ -74,9 +76,9 @@ const config = {
   keepData: process.env.BENCH_KEEP === "1",
 };
 
-// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth, admin, import, factors) and/or databases
+// BENCH_ONLY: a comma list of parts (hash, ceiling, gatehouse, better-auth, admin, import, factors, events, oidc) and/or databases
 // (sqlite, postgres).
-const PARTS = ["hash", "ceiling", "gatehouse", "better-auth", "admin", "import", "factors"];
+const PARTS = ["hash", "ceiling", "gatehouse", "better-auth", "admin", "import", "factors", "events", "oidc"];
 // The parts behind the main tables of README.md; the admin, import and factors parts have tables of their own.
 const MAIN_PARTS = ["hash", "ceiling", "gatehouse", "better-auth"];
 const DATABASES = ["sqlite", "postgres"];
@@ -743,6 +745,7 @@ const results = {
   admin: null,
   import: null,
   factors: null,
+  events: null,
   errors: [],
 };
 
@@ -844,6 +847,61 @@ async function main() {
       }
     }
   }
+  if (parts.includes("events")) {
+    results.events = {};
+    for (const database of databases) {
+      try {
+        await settle(process.pid);
+        // lib/events.mjs, given what it shares with the other parts.
+        results.events[database] = await benchEvents(database, {
+          config,
+          log,
+          work,
+          logDir: join(RESULTS, "logs"),
+          pgAdminUrl: config.pgAdminUrl,
+          password: PASSWORD,
+          runTag,
+          spawnSpec: TARGETS.gatehouse.spawnSpec,
+          startTarget,
+          measure,
+          brief,
+          hashLimit,
+          seedUser,
+          getSessionLoad,
+          signInLoad,
+          post,
+          postHeaders,
+          cookieOf,
+        });
+      } catch (error) {
+        results.errors.push(`events on ${database}: ${error.message}`);
+        results.events[database] = { database, error: error.message };
+        log(`  failed: ${error.message}`);
+      } finally {
+        if (database === "postgres" && !config.keepData) {
+          for (const name of EVENTS_PG_DATABASES) await dropDatabase(config.pgAdminUrl, name).catch(() => undefined);
+        }
+      }
+    }
+  }
+  if (parts.includes("oidc")) {
+    // lib/oidc.mjs, given what it shares with the other parts; it catches its own failures (listed in
+    // results.errors) and drops its PostgreSQL databases itself.
+    results.oidc = await runOidcPart(databases, {
+      config,
+      log,
+      work,
+      errors: results.errors,
+      startTarget,
+      measure,
+      brief,
+      gatehouseSpawnSpec: TARGETS.gatehouse.spawnSpec,
+      secret: SECRET,
+      password: PASSWORD,
+      runTag,
+      here: HERE,
+    });
+  }
   if (parts.includes("hash")) {
     log("password-hash limit, again at the end");
     const last = await measureBothHashLimits();
@@ -874,6 +932,8 @@ async function main() {
   results.adminTargets = evaluateAdminTargets(results);
   results.importTargets = evaluateImportTargets(results);
   results.factorsTargets = evaluateFactorsTargets(results);
+  results.eventsTargets = evaluateEventsTargets(results);
+  results.oidcTargets = evaluateOidcTargets(results);
 
   writeFileSync(join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
   // Each table of README.md is written only by a run of its own parts: a run of the admin part alone leaves the
@@ -883,12 +943,16 @@ async function main() {
   if (results.admin) console.log("\n" + renderConsole(results, renderAdminMarkdown));
   if (results.import) console.log("\n" + renderConsole(results, renderImportMarkdown));
   if (results.factors) console.log("\n" + renderConsole(results, renderFactorsMarkdown));
+  if (results.events) console.log("\n" + renderConsole(results, renderEventsMarkdown));
+  if (results.oidc) console.log("\n" + renderConsole(results, renderOidcMarkdown));
   if (fullRun || process.env.BENCH_README === "1") {
     if (mainRan) updateReadme(join(HERE, "README.md"), renderMarkdown(results));
     if (results.admin) updateReadme(join(HERE, "README.md"), renderAdminMarkdown(results), "admin-results");
     if (results.import) updateReadme(join(HERE, "README.md"), renderImportMarkdown(results), "import-results");
     if (results.factors) updateReadme(join(HERE, "README.md"), renderFactorsMarkdown(results), "factors-results");
-    log(`wrote bench/results/latest.json and the ${[mainRan && "main", results.admin && "admin", results.import && "import", results.factors && "factors"].filter(Boolean).join(", ")} tables in bench/README.md`);
+    if (results.events) updateReadme(join(HERE, "README.md"), renderEventsMarkdown(results), "events-results");
+    if (results.oidc) updateReadme(join(HERE, "README.md"), renderOidcMarkdown(results), "oidc-results");
+    log(`wrote bench/results/latest.json and the ${[mainRan && "main", results.admin && "admin", results.import && "import", results.factors && "factors", results.events && "events", results.oidc && "oidc"].filter(Boolean).join(", ")} tables in bench/README.md`);
   } else {
     log("wrote bench/results/latest.json (a partial run leaves bench/README.md as it is; BENCH_README=1 writes it)");
   }
@@ -912,6 +976,9 @@ try {
     }
     if (parts.includes("factors") && databases.includes("postgres")) {
       await dropDatabase(config.pgAdminUrl, FACTORS_PG_DATABASE).catch(() => undefined);
+    }
+    if (parts.includes("events") && databases.includes("postgres")) {
+      for (const name of EVENTS_PG_DATABASES) await dropDatabase(config.pgAdminUrl, name).catch(() => undefined);
     }
   }
 }

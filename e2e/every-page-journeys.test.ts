@@ -158,7 +158,7 @@ describe("every page passes axe-core", () => {
     await expectNoAxeViolations(mia, "organization with members and invitations");
   }, TIMEOUT);
 
-  it("as an administrator: users, a user, organizations, an organization, webhooks", async () => {
+  it("as an administrator: users, a user, organizations, an organization, webhooks, applications", async () => {
     const root = await newPage();
     await signIn(root, ROOT.email, ROOT.password);
     await expectPageAccessible(root, "/admin", en.admin.title, "admin users");
@@ -174,5 +174,25 @@ describe("every page passes axe-core", () => {
     await expectPageAccessible(root, "/admin/webhooks", en.admin.webhooks.title, "admin webhooks");
     await root.getByText(en.admin.webhooks.none).waitFor();
     await expectNoAxeViolations(root, "admin webhooks, none yet");
+
+    // The OpenID Provider's applications (#16; e2e/oidc-admin-journeys.test.ts walks them through): none yet, the
+    // form to add one, its secret shown once, and its page.
+    const apps = en.admin.applications;
+    await expectPageAccessible(root, "/admin/applications", apps.title, "admin applications");
+    await root.getByText(apps.none).waitFor();
+    await expectNoAxeViolations(root, "admin applications, none yet");
+    await root.getByRole("button", { name: apps.add }).click();
+    await root.getByLabel(apps.form.name, { exact: true }).fill("Acme Dashboard");
+    await root.getByLabel(apps.form.redirectURLs).fill("https://dashboard.acme.example/callback");
+    await expectNoAxeViolations(root, "admin applications, the new application's form");
+    await root.getByRole("button", { name: apps.form.submit, exact: true }).click();
+    await root.getByLabel(apps.secret.label).waitFor();
+    await expectNoAxeViolations(root, "admin applications, the secret shown once");
+    await root.getByRole("button", { name: apps.secret.done }).click();
+    await root.getByRole("link", { name: "Acme Dashboard" }).click();
+    await expectPageAccessible(root, null, "Acme Dashboard", "admin application");
+    await root.getByRole("button", { name: apps.client.edit, exact: true }).click();
+    await root.getByRole("button", { name: apps.form.save }).waitFor();
+    await expectNoAxeViolations(root, "admin application, editing");
   }, TIMEOUT);
 });

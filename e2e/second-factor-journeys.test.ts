@@ -144,8 +144,9 @@ describe("passkeys", () => {
       await dialog.getByLabel(en.security.password, { exact: true }).fill("not-the-password");
       await dialog.getByRole("button", { name: en.security.passkeys.delete }).click();
       await dialog.getByText(en.security.wrongPassword).waitFor();
+      // Enter in the password field deletes, as the button does.
       await dialog.getByLabel(en.security.password, { exact: true }).fill(ada.password);
-      await dialog.getByRole("button", { name: en.security.passkeys.delete }).click();
+      await dialog.getByLabel(en.security.password, { exact: true }).press("Enter");
       await page.getByText(fill(en.security.passkeys.deleted, { name: "Work laptop" })).waitFor();
       await page.getByText(en.security.passkeys.none).waitFor();
     },
@@ -282,6 +283,11 @@ describe("two-step sign-in", () => {
       await headingIs(other, en.emailSignIn.landing.heading);
       await other.getByRole("button", { name: en.emailSignIn.landing.submit }).click();
       await other.waitForURL((url) => url.pathname === "/two-factor");
+      // The service sent the browser here itself, naming her methods: a backup code is offered, a code by email
+      // (not one of her factors) is not.
+      expect(new URL(other.url()).searchParams.get("methods")).toBe("totp");
+      await other.getByRole("button", { name: en.twoFactor.useBackup }).waitFor();
+      expect(await other.getByRole("button", { name: en.twoFactor.useEmail }).count()).toBe(0);
       await other.getByLabel(en.twoFactor.code, { exact: true }).fill(await freshCode(app, used));
       await other.getByRole("button", { name: en.twoFactor.verify }).click();
       await atHome(other, bea.name);

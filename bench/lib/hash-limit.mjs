@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
  * The malloc settings Gatehouse's launcher (server/bin/gatehouse) starts Node with: scrypt's 32 MiB scratch
  * buffer stays in the heap instead of being mapped and faulted in again for every hash.
  */
-export const TUNED_MALLOC = "glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456";
+export const TUNED_MALLOC = "glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456:glibc.malloc.arena_max=1";
 
 /** The parameters Gatehouse and Better Auth hash passwords with. */
 export const SCRYPT = { N: 16384, r: 16, p: 1, keyLength: 64, maxmem: 64 * 1024 * 1024 };

@@ -81,12 +81,15 @@ describe("configuration", () => {
     expect(() => loadServiceSettings({ NODE_ENV: "production" })).toThrow(/GATEHOUSE_SECRET/);
   });
 
-  it.runIf(process.platform === "linux")("starts Node through the launcher with the malloc settings added to GLIBC_TUNABLES", () => {
+  it.runIf(process.platform === "linux")("starts Node through the launcher with the malloc settings added before GLIBC_TUNABLES", () => {
     const launcher = fileURLToPath(new URL("../bin/gatehouse", import.meta.url));
     // Node is asked to print the variable it was given, instead of running the service.
     const env = { ...process.env, GATEHOUSE_NODE_ARGS: "-p process.env.GLIBC_TUNABLES", GLIBC_TUNABLES: "glibc.malloc.arena_max=4" };
     const printed = execFileSync(launcher, ["serve"], { env, encoding: "utf8" }).trim();
-    expect(printed).toBe("glibc.malloc.arena_max=4:glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456");
+    // The operator's own value comes last, so it wins over the launcher's.
+    expect(printed).toBe(
+      "glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456:glibc.malloc.arena_max=1:glibc.malloc.arena_max=4",
+    );
   });
 
   it.runIf(process.platform === "linux")("warns in production when started without the launcher's malloc settings", () => {

@@ -263,6 +263,22 @@ describe.each(DIALECTS)("mailed flows on %s", (dialect) => {
       expect((await other.get("/get-session")).body ?? null).toBeNull();
       expect((await c.get("/get-session")).body.session.token).toBe(res.body.token);
     });
+
+    it("answers two renewals of one session sent at once without a 500: at most one new session", async () => {
+      const c = client();
+      const { email } = await signUp(c);
+      // Both carry the same session cookie; each renewal takes the session's id (README "Security events").
+      const change = (password: string) =>
+        c.post("/change-password", { currentPassword: PASSWORD, newPassword: password, revokeOtherSessions: true });
+      const answers = await Promise.all([change("first new password"), change("second new password")]);
+      for (const answer of answers) expect([200, 400, 401], answer.text).toContain(answer.status);
+      expect(answers.some((a) => a.status === 200)).toBe(true);
+      const renewed = answers.filter((a) => a.status === 200).map((a) => a.body.token as string);
+      const { stores } = server.gatehouse.runtime;
+      const sessions = await stores.sessions.listUserSessions((await stores.users.findUserByEmail(email))!.id, new Date());
+      expect(sessions.length).toBe(1);
+      expect(renewed).toContain(sessions[0]!.token);
+    });
   });
 
   describe("set-password (server-side API)", () => {

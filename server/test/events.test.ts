@@ -4,6 +4,7 @@ import { pruneEvents } from "../src/events/prune.js";
 import type { StoredEvent } from "../src/events/store/index.js";
 import { csvCell } from "../src/events/csv.js";
 import { EVENT_TYPES, typesMatching } from "../src/events/types.js";
+import { totpCode } from "../src/two-factor/totp.js";
 import { signUpAdmin } from "./helpers/admin.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -133,6 +134,57 @@ describe.each(DIALECTS)("security events on %s", (dialect) => {
     } finally {
       clock.reset();
     }
+  });
+
+  it("a renewed session keeps the id its sign-in's event names: the sign-in still matches it, and its sign-out ends it", async () => {
+    const laptop = client();
+    const { email } = await signUp(laptop);
+    const phone = client();
+    expect((await phone.post("/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    const current = async (c: TestClient): Promise<{ id: string; token: string }> => (await c.get("/get-session")).body.session;
+    /**
+     * What the web app's Security activity does: the sign-in event naming `sessionId` in `viewer`'s
+     * list-security-events, and the open session list-sessions answers with that id (its token signs it out).
+     */
+    const match = async (viewer: TestClient, sessionId: string) => {
+      const events = (await viewer.get("/list-security-events?type=sign_in.succeeded")).body.events as { data: Record<string, unknown> }[];
+      const event = events.find((e) => e.data.sessionId === sessionId);
+      const sessions = (await viewer.get("/list-sessions")).body as { id: string; token: string }[];
+      return { event, session: sessions.find((s) => event !== undefined && s.id === event.data.sessionId) };
+    };
+
+    // The phone turns an authenticator on: its session is renewed (a new token; the old one is gone).
+    const phoneBefore = await current(phone);
+    const enable = await phone.post("/two-factor/enable", { password: PASSWORD });
+    expect(enable.status, enable.text).toBe(200);
+    const secret = new URL(enable.body.totpURI as string).searchParams.get("secret")!;
+    const confirmed = await phone.post("/two-factor/verify-totp", { code: totpCode(secret, { digits: 6, period: 30 }, clock.now()) });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const phoneAfter = await current(phone);
+    expect(phoneAfter.token).not.toBe(phoneBefore.token);
+    expect(phoneAfter.id).toBe(phoneBefore.id);
+    const open = (await laptop.get("/list-sessions")).body as { token: string }[];
+    expect(open.map((s) => s.token)).not.toContain(phoneBefore.token);
+    // From the laptop, the phone's sign-in is still open, with the renewed session's token: signing it out ends it.
+    const fromLaptop = await match(laptop, phoneBefore.id);
+    expect(fromLaptop.event).toBeDefined();
+    expect(fromLaptop.session?.token).toBe(phoneAfter.token);
+    expect((await laptop.post("/revoke-session", { token: fromLaptop.session!.token })).status).toBe(200);
+    expect((await phone.get("/get-session")).body).toBeNull();
+
+    // The laptop changes its password, signing the others out: its own session is renewed too, and its sign-up's
+    // sign-in is still the one it is in; signing that out ends the laptop's session.
+    const laptopBefore = await current(laptop);
+    const changed = await laptop.post("/change-password", { currentPassword: PASSWORD, newPassword: "another horse battery", revokeOtherSessions: true });
+    expect(changed.status, changed.text).toBe(200);
+    const laptopAfter = await current(laptop);
+    expect(laptopAfter.token).toBe(changed.body.token);
+    expect(laptopAfter.token).not.toBe(laptopBefore.token);
+    const own = await match(laptop, laptopBefore.id);
+    expect(own.event).toBeDefined();
+    expect(own.session?.token).toBe(laptopAfter.token);
+    expect((await laptop.post("/revoke-session", { token: own.session!.token })).status).toBe(200);
+    expect((await laptop.get("/get-session")).body).toBeNull();
   });
 
   describe("reads", () => {

@@ -74,6 +74,38 @@ describe("PostgreSQL and Redis going away and coming back", () => {
     expect(signIn.status).toBe(200);
   });
 
+  it("a connection lost while a transaction holds it fails that transaction, not the process", async () => {
+    const c = new TestClient(server.base);
+    const { email } = await signUp(c);
+    const stores = server.gatehouse.runtime.stores;
+    let proceed!: () => void;
+    const cut = new Promise<void>((resolve) => (proceed = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // The transaction holds its connection between two statements while the server goes away: the pool listens on
+    // idle connections only, so this one's "error" needs a listener of the service's own (else: an uncaught error).
+    const transaction = stores.transaction(async (tx) => {
+      await tx.users.findUserByEmail(email);
+      holding();
+      await cut;
+      return tx.users.findUserByEmail(email);
+    });
+    const outcome = transaction.then(
+      () => "committed",
+      () => "failed",
+    );
+    await held;
+    await pgProxy.down();
+    proceed();
+    expect(await outcome).toBe("failed");
+    await pgProxy.up();
+    const after = await eventually(
+      () => c.get("/get-session"),
+      (r) => r.status === 200,
+    );
+    expect(after.body.user.email).toBe(email);
+  });
+
   it("answers 503 while Redis is down and recovers by itself", async () => {
     const c = new TestClient(server.base);
     expect((await c.get("/ok")).status).toBe(200);

@@ -200,6 +200,42 @@ describe.each(DIALECTS)("#17.4 metrics behind a bearer token, on %s", (dialect) 
     ).toBeGreaterThanOrEqual(2);
   });
 
+  it("#17.4 the OpenID Provider's endpoints (served outside the router) are counted under their routes, never a path's id", async () => {
+    const uid = `uid${Math.random().toString(36).slice(2)}Secret`;
+    /** Requests counted for a route and method, every status together. */
+    const counted = (families: Map<string, Family>, route: string, method: string, status?: string) =>
+      samplesOf(families, "gatehouse_http_request_duration_seconds_count")
+        .filter((s) => s.labels.route === route && s.labels.method === method && (status === undefined || s.labels.status === status))
+        .reduce((sum, s) => sum + s.value, 0);
+    const before = await scrape(server);
+    // Discovery at its several addresses: one route.
+    expect((await fetch(`${server.url}/.well-known/openid-configuration`)).status).toBe(200);
+    expect((await fetch(`${server.base}/.well-known/openid-configuration`)).status).toBe(200);
+    expect((await fetch(`${server.url}/.well-known/oauth-authorization-server`)).status).toBe(200);
+    expect((await fetch(`${server.base}/jwks`)).status).toBe(200);
+    const token = await fetch(`${server.base}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("nobody:nothing").toString("base64")}` },
+      body: new URLSearchParams({ grant_type: "client_credentials" }),
+    });
+    expect(token.status).toBe(401);
+    await fetch(`${server.base}/oauth2/userinfo`);
+    await fetch(`${server.base}/oauth2/authorize/${uid}`, { redirect: "manual" });
+    const text = await (await fetch(`${server.url}/metrics`, { headers: bearer })).text();
+    expect(text).not.toContain(uid);
+    const after = parsePrometheusText(text);
+    const moved = (route: string, method: string, status?: string) => counted(after, route, method, status) - counted(before, route, method, status);
+    expect(moved("/.well-known/openid-configuration", "GET", "200")).toBe(3);
+    expect(moved("/jwks", "GET", "200")).toBe(1);
+    expect(moved("/oauth2/token", "POST", "401")).toBe(1);
+    expect(moved("/oauth2/userinfo", "GET")).toBe(1);
+    expect(moved("/oauth2/authorize/:uid", "GET")).toBe(1);
+    // Timed: the discovery's seconds are in the sum.
+    const seconds = (f: Map<string, Family>) =>
+      sampleValue(f, "gatehouse_http_request_duration_seconds_sum", { route: "/jwks", method: "GET", status: "200" }) ?? 0;
+    expect(seconds(after) - seconds(before)).toBeGreaterThan(0);
+  });
+
   it("#17.4 password hashes are timed: the histograms record every hash and check", async () => {
     const before = await scrape(server);
     const count = (f: Map<string, Family>, name: string, operation: string) => sampleValue(f, name, { operation }) ?? 0;

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/config/index.js";
 import { serializeCookie, signCookieValue, type CookieAttributes } from "../src/http/cookies.js";
@@ -381,6 +382,66 @@ describe.each(DIALECTS)("new-device mail on %s", (dialect) => {
     const db = server.gatehouse.database.db as any;
     const rows = await db.selectFrom("signInDevice").select(["browser", "system"]).where("userId", "=", user.id).execute();
     expect(rows).toEqual([{ browser: "Chrome", system: "Android" }]);
+  });
+
+  /**
+   * Makes the COMMIT of any transaction that records a browser of `userId` fail, as a constraint checked at commit
+   * does (after every statement of the sign-in, the device check's included): on PostgreSQL a deferred constraint
+   * trigger that raises, on SQLite a deferred foreign key left dangling. Answers how to undo it.
+   */
+  async function refuseCommitsRecordingBrowserOf(userId: string): Promise<() => Promise<void>> {
+    const db = server.gatehouse.database.db as Kysely<any>;
+    const user = sql.lit(userId);
+    if (dialect === "postgres") {
+      await sql`create function "testRefuseCommit"() returns trigger language plpgsql as $$ begin raise exception 'commit refused by the test'; end $$`.execute(db);
+      await sql`create constraint trigger "testRefuseCommit" after insert on "signInDevice" deferrable initially deferred
+        for each row when (new."userId" = ${user}) execute function "testRefuseCommit"()`.execute(db);
+      return async () => {
+        await sql`drop trigger "testRefuseCommit" on "signInDevice"`.execute(db);
+        await sql`drop function "testRefuseCommit"()`.execute(db);
+      };
+    }
+    await sql`create table "testNothing" ("id" text primary key)`.execute(db);
+    await sql`create table "testRefuseCommit" ("userId" text references "testNothing" ("id") deferrable initially deferred)`.execute(db);
+    await sql`create trigger "testRefuseCommit" after insert on "signInDevice" when new."userId" = ${user}
+      begin insert into "testRefuseCommit" values (new."userId"); end`.execute(db);
+    return async () => {
+      await sql`drop trigger "testRefuseCommit"`.execute(db);
+      await sql`drop table "testRefuseCommit"`.execute(db);
+      await sql`drop table "testNothing"`.execute(db);
+    };
+  }
+
+  it("mails only once the sign-in is committed: a magic link whose transaction fails after the device check mails nothing", async () => {
+    const laptop = browser(FIREFOX_WINDOWS, "203.0.113.120");
+    const { email, user } = await signUp(laptop);
+    await server.gatehouse.runtime.stores.users.updateUser(user.id, { emailVerified: true, updatedAt: new Date() });
+    const db = server.gatehouse.database.db as Kysely<any>;
+    const browsers = () => db.selectFrom("signInDevice").select("browser").where("userId", "=", user.id).orderBy("createdAt").execute();
+    const phone = browser(CHROME_ANDROID, "203.0.113.121");
+
+    const undo = await refuseCommitsRecordingBrowserOf(user.id);
+    try {
+      const token = await magicLinkToken(laptop, email);
+      const failed = await phone.get(`/magic-link/verify?token=${token}`);
+      expect(failed.status).toBeGreaterThanOrEqual(400);
+      expect((await phone.get("/get-session")).body).toBeNull();
+      // The commit failed on the phone's row the device check wrote: that row went with the transaction.
+      expect(await browsers()).toEqual([{ browser: "Firefox" }]);
+    } finally {
+      await undo();
+    }
+    await settle(email);
+    expect(newDeviceMails(email)).toHaveLength(0);
+
+    // The same sign-in, committed: the mail leaves.
+    const token = await magicLinkToken(laptop, email);
+    expect((await phone.get(`/magic-link/verify?token=${token}`)).status).toBe(200);
+    const mail = await smtp.waitFor(email, isNewDevice);
+    expect(mail.text).toContain("IP address: 203.0.113.121");
+    expect(await browsers()).toEqual([{ browser: "Firefox" }, { browser: "Chrome" }]);
+    await settle(email);
+    expect(newDeviceMails(email)).toHaveLength(1);
   });
 
   it("with a second factor, mails once the second step is passed, not at the password", async () => {

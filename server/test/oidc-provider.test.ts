@@ -1,10 +1,12 @@
 import { createHash, generateKeyPairSync } from "node:crypto";
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, UnsecuredJWT, type JSONWebKeySet } from "jose";
+import { sql } from "kysely";
 import * as oidc from "openid-client";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOidcCommand } from "../src/oidc-provider/cli.js";
 import { newSigningKey } from "../src/oidc-provider/keys.js";
+import { tokenKey } from "../src/oidc-provider/secrets.js";
 import { oidcService } from "../src/oidc-provider/service.js";
 import { signUpAdmin } from "./helpers/admin.js";
 import { createTestDatabase, DIALECTS, POSTGRES_URL, type TestDatabase } from "./helpers/databases.js";
@@ -941,6 +943,176 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
       .where("accountId" as never, "=", second.user.id as never)
       .execute();
     expect(rows).toEqual([]);
+  });
+
+  it("writes one oidc_token.issued per token response (code, refresh, client credentials), none for a refused one, and oidc_token.revoked for a client's revocation", async () => {
+    const events = server.gatehouse.runtime.stores.events;
+    const lastSeq = async () => (await events.list({}, 1))[0]?.seq ?? 0;
+    /** The OpenID events written by the change (the sign-up's own are left out). */
+    const oidcEventsOf = async (change: () => Promise<unknown>) => {
+      const before = await lastSeq();
+      await change();
+      return (await events.listAfter(before, 100)).filter((e) => e.type.startsWith("oidc_"));
+    };
+    const start = await lastSeq();
+    // Every token and code this test sees: none may be in an event, nor its stored hash.
+    const secrets: string[] = [];
+
+    // A code exchange: the consent, then one event for the whole response (access, refresh and ID token).
+    let login!: Awaited<ReturnType<typeof fullLogin>>;
+    const exchanged = await oidcEventsOf(async () => (login = await fullLogin()));
+    const { user, tokens, browser } = login;
+    secrets.push(tokens.access_token, tokens.refresh_token!, tokens.id_token!, login.callback.searchParams.get("code")!);
+    expect(exchanged.map((e) => e.type)).toEqual(["oidc_grant.given", "oidc_token.issued"]);
+    const issued = exchanged[1]!;
+    expect(issued).toMatchObject({ actorId: null, userId: user.id });
+    expect(issued.data).toEqual({
+      clientId: "dashboard",
+      grantType: "authorization_code",
+      scopes: expect.arrayContaining(["openid", "profile", "email", "offline_access"]),
+      accessToken: "opaque",
+      refreshToken: true,
+      idToken: true,
+      grantId: expect.any(String),
+    });
+    const grantId = issued.data.grantId as string;
+
+    // A refresh: one event, the same grant.
+    let refreshed!: Awaited<ReturnType<typeof oidc.refreshTokenGrant>>;
+    const refreshes = await oidcEventsOf(async () => (refreshed = await oidc.refreshTokenGrant(dashboard, tokens.refresh_token!)));
+    secrets.push(refreshed.access_token, refreshed.refresh_token!, refreshed.id_token!);
+    expect(refreshes.map((e) => [e.type, e.userId, e.data.grantType, e.data.grantId, e.data.refreshToken, e.data.idToken])).toEqual([
+      ["oidc_token.issued", user.id, "refresh_token", grantId, true, true],
+    ]);
+
+    // A client's revocation (RFC 7009) of the refresh token: one event; the same token again (gone) writes none.
+    const revokedRefresh = await oidcEventsOf(() => oidc.tokenRevocation(dashboard, refreshed.refresh_token!));
+    expect(revokedRefresh.map((e) => [e.type, e.actorId, e.userId, e.data])).toEqual([
+      ["oidc_token.revoked", null, user.id, { clientId: "dashboard", kind: "refresh_token" }],
+    ]);
+    expect(((await (await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshed.refresh_token! })).json()) as { error: string }).error).toBe(
+      "invalid_grant",
+    );
+    expect(await oidcEventsOf(() => oidc.tokenRevocation(dashboard, refreshed.refresh_token!))).toEqual([]);
+    // Refused exchanges issue nothing: a wrong verifier, then a code used twice (its grant's revocation, as before).
+    const { code, verifier } = await codeFor(dashboard, browser);
+    secrets.push(code);
+    const exchange = (codeVerifier: string) => tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: codeVerifier });
+    const wrong = await oidcEventsOf(async () => expect((await exchange(oidc.randomPKCECodeVerifier())).status).toBe(400));
+    expect(wrong).toEqual([]);
+    let second!: { access_token: string; refresh_token?: string };
+    const once = await oidcEventsOf(async () => {
+      const answer = await exchange(verifier);
+      expect(answer.status).toBe(200);
+      second = (await answer.json()) as typeof second;
+    });
+    secrets.push(second.access_token);
+    expect(once.map((e) => [e.type, e.data.grantType, e.data.refreshToken])).toEqual([["oidc_token.issued", "authorization_code", false]]);
+    const replayed = await oidcEventsOf(async () => expect((await exchange(verifier)).status).toBe(400));
+    expect(replayed.map((e) => [e.type, e.userId, e.data.reason])).toEqual([["oidc_grant.revoked", user.id, "replay"]]);
+
+    // Client credentials: no user; a JWT (not stored) and an opaque token.
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    const jwtWorker = await admin.post("/admin/oauth2/create-client", { name: "Events worker", type: "machine", scopes: ["invoices:read"], audience: [API] });
+    const opaqueWorker = await admin.post("/admin/oauth2/create-client", {
+      name: "Events reporter",
+      type: "machine",
+      scopes: ["reports:read"],
+      accessTokenFormat: "opaque",
+    });
+    const jwtMachine = await discover(jwtWorker.body.client.clientId, oidc.ClientSecretBasic(jwtWorker.body.clientSecret));
+    const opaqueMachine = await discover(opaqueWorker.body.client.clientId, oidc.ClientSecretBasic(opaqueWorker.body.clientSecret));
+    let machineTokens: string[] = [];
+    const machine = await oidcEventsOf(async () => {
+      machineTokens = [
+        (await oidc.clientCredentialsGrant(jwtMachine, { scope: "invoices:read" })).access_token,
+        (await oidc.clientCredentialsGrant(opaqueMachine, { scope: "reports:read" })).access_token,
+      ];
+    });
+    secrets.push(...machineTokens);
+    const machineIssue = { grantType: "client_credentials", refreshToken: false, idToken: false, grantId: null };
+    expect(machine.map((e) => [e.type, e.actorId, e.userId, e.data])).toEqual([
+      ["oidc_token.issued", null, null, { ...machineIssue, clientId: jwtWorker.body.client.clientId, scopes: ["invoices:read"], accessToken: "jwt" }],
+      ["oidc_token.issued", null, null, { ...machineIssue, clientId: opaqueWorker.body.client.clientId, scopes: ["reports:read"], accessToken: "opaque" }],
+    ]);
+
+    // Another client's token is refused (400), and ends nothing; the client's own is revoked.
+    const foreign = await oidcEventsOf(() => oidc.tokenRevocation(dashboard, machineTokens[1]!).catch(() => undefined));
+    expect(foreign).toEqual([]);
+    expect((await oidc.tokenIntrospection(opaqueMachine, machineTokens[1]!)).active).toBe(true);
+    const revokedAccess = await oidcEventsOf(() => oidc.tokenRevocation(opaqueMachine, machineTokens[1]!));
+    expect(revokedAccess.map((e) => [e.type, e.userId, e.data])).toEqual([
+      ["oidc_token.revoked", null, { clientId: opaqueWorker.body.client.clientId, kind: "access_token" }],
+    ]);
+
+    // No token, code or stored hash of one in any event written since the start.
+    const written = JSON.stringify(await events.listAfter(start, 1000));
+    for (const secret of secrets) {
+      expect(written).not.toContain(secret);
+      expect(written).not.toContain(tokenKey(secret));
+    }
+
+    // The user's own activity leaves the token issues out unless asked for them; the consent and revocation are in.
+    const own = (await browser.get("/list-security-events?limit=200")).body.events as { type: string }[];
+    expect(own.map((e) => e.type)).not.toContain("oidc_token.issued");
+    expect(own.map((e) => e.type)).toEqual(expect.arrayContaining(["oidc_grant.given", "oidc_grant.revoked", "oidc_token.revoked"]));
+    const asked = (await browser.get("/list-security-events?type=oidc_token.*")).body.events as { type: string }[];
+    // Newest first: the second code's exchange, the refresh token's revocation, the refresh, the first exchange.
+    expect(asked.map((e) => e.type)).toEqual(["oidc_token.issued", "oidc_token.revoked", "oidc_token.issued", "oidc_token.issued"]);
+  });
+
+  it("writes a token response's rows and its event in one statement: refused by the database, neither is kept and no token leaves", async () => {
+    const db = server.gatehouse.database.db;
+    const admin = new TestClient(`${server.url}/api/auth`);
+    await signUpAdmin(server, admin);
+    const created = await admin.post("/admin/oauth2/create-client", {
+      name: "Doomed",
+      clientId: `doomed-${dialect}`,
+      type: "machine",
+      scopes: ["reports:read"],
+      accessTokenFormat: "opaque",
+    });
+    expect(created.status).toBe(200);
+    const machine = await discover(created.body.client.clientId, oidc.ClientSecretBasic(created.body.clientSecret));
+    // The event's insert refused by the database, as a constraint or a full disk would: the token rows were in the same
+    // statement (PostgreSQL) or transaction (SQLite).
+    if (dialect === "sqlite") {
+      await sql`create trigger doomed_event before insert on event when new.type = 'oidc_token.issued' and new.data like '%doomed-%' begin select raise(abort, 'doomed event refused'); end`.execute(db);
+    } else {
+      await sql`create function doomed_event() returns trigger language plpgsql as $$ begin if new.type = 'oidc_token.issued' and new.data like '%doomed-%' then raise exception 'doomed event refused'; end if; return new; end $$`.execute(db);
+      await sql`create trigger doomed_event before insert on event for each row execute function doomed_event()`.execute(db);
+    }
+    const rows = () =>
+      db
+        .selectFrom("oidcPayload" as never)
+        .select("key" as never)
+        .where("clientId" as never, "=", created.body.client.clientId as never)
+        .execute();
+    try {
+      const answer = await fetch(`${server.url}/api/auth/oauth2/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${created.body.client.clientId}:${created.body.clientSecret}`).toString("base64")}`,
+        },
+        body: new URLSearchParams({ grant_type: "client_credentials", scope: "reports:read" }),
+      });
+      expect(answer.status).toBe(500);
+      const body = (await answer.json()) as Record<string, unknown>;
+      expect(body.error).toBe("server_error");
+      expect(body.access_token).toBeUndefined();
+      expect(await rows()).toEqual([]);
+      const logged = await server.gatehouse.runtime.stores.events.list({ types: ["oidc_token.issued"] }, 200);
+      expect(logged.filter((e) => e.data.clientId === created.body.client.clientId)).toEqual([]);
+    } finally {
+      await sql`drop trigger doomed_event${sql.raw(dialect === "postgres" ? " on event" : "")}`.execute(db);
+      if (dialect === "postgres") await sql`drop function doomed_event()`.execute(db);
+    }
+    // Accepted, the same request stores its token with its event.
+    const granted = await oidc.clientCredentialsGrant(machine, { scope: "reports:read" });
+    expect((await oidc.tokenIntrospection(machine, granted.access_token)).active).toBe(true);
+    expect(await rows()).toHaveLength(1);
   });
 
   it("answers through the web-standard handler too (the library mounted in another framework)", async () => {

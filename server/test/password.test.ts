@@ -47,3 +47,19 @@ describe("password hashing", () => {
     expect(ticks).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe("closing the password hasher", () => {
+  it("answers the hashes still queued or running 503, and refuses new ones the same way", async () => {
+    const hasher = createPasswordHasher({ concurrency: 1, nice: 10 });
+    // One running, one waiting in the worker's port, two in the queue.
+    const pending = Array.from({ length: 4 }, (_, i) => hasher.hash(`password-${i}`).then(() => "hashed", (error: unknown) => error));
+    await hasher.close();
+    const outcomes = await Promise.all(pending);
+    for (const outcome of outcomes) {
+      if (outcome === "hashed") continue; // one may have finished before close() stopped its worker
+      expect(outcome).toMatchObject({ status: 503 });
+    }
+    expect(outcomes.filter((o) => o !== "hashed").length).toBeGreaterThanOrEqual(3);
+    await expect(hasher.hash("late")).rejects.toMatchObject({ status: 503 });
+  });
+});

@@ -218,6 +218,8 @@ describe("#13.3 one way in: the source", () => {
     expect(where(/insertInto\("session"\)/)).toEqual(["storage/sessions.ts"]);
     // A session written in one statement with other rows (sign-up's user, a sign-in's event: storage/extra-rows.ts).
     expect(where(/table: "session"/)).toEqual(["storage/new-user.ts", "storage/sessions.ts"]);
+    // A TOTP second step's answer writes its session with the step it spends, in the `store` it hands to signIn.
+    expect(where(/sessionInsert\(/)).toEqual(["storage/sessions.ts", "two-factor/verify-routes.ts"]);
     // The two halves of a new session: defined by the session service, used by sign-in.ts alone.
     expect(where(/\.newSession\(|\.setNewSessionCookies\(/)).toEqual(["session/sign-in.ts"]);
     // Sign-up's statement writes a session only as signIn's `store`: the definition, and sign-up's one call.

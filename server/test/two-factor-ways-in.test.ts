@@ -212,6 +212,7 @@ describe.each(DIALECTS)("the second step on every way in, on %s", (dialect) => {
       const location = new URL(res.headers.get("location")!, server.url);
       expect(location.origin + location.pathname).toBe(`${server.url}/two-factor`);
       expect(location.searchParams.get("callbackURL")).toBe("/verify-email?verified=true");
+      expect(location.searchParams.get("methods")).toBe("totp");
       expect(c.cookie(PENDING)).toEqual(expect.any(String));
       expect(c.cookie(SESSION)).toBeUndefined();
       const done = await c.post("/two-factor/verify-backup-code", { code: backupCodes[0] });

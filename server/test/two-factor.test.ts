@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, resolveConfig } from "../src/config/index.js";
 import { renderCodeMail } from "../src/email/templates.js";
 import { LANGUAGES } from "../src/email/language.js";
-import { tokenHash } from "../src/two-factor/secrets.js";
-import { matchTotpStep, totpCode } from "../src/two-factor/totp.js";
+import { tokenHash, twoFactorKeys } from "../src/two-factor/secrets.js";
+import { matchTotpStep, newTotpSecret, totpCode } from "../src/two-factor/totp.js";
 import { manualClock } from "./helpers/clock.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient, type TestResponse } from "./helpers/http-client.js";
-import { startTestServer, type TestServer } from "./helpers/server.js";
+import { startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 import { startTestSmtp, type TestSmtp } from "./helpers/smtp.js";
 
 /**
@@ -124,6 +124,12 @@ describe.each(DIALECTS)("second factors on %s", (dialect) => {
   };
   const sessionOf = async (token: string) => (await stores().sessions.findSessionAndUser(token))?.session;
   const sessionCount = async (userId: string) => (await stores().sessions.listUserSessions(userId, clock.now())).length;
+  /** The attempts counted against the pending step a client's cookie names. */
+  const attemptsOf = async (c: TestClient) => {
+    const token = decodeURIComponent(c.cookie(PENDING)!).split(".")[0]!;
+    const row = await db().selectFrom("twoFactorChallenge").select("attempts").where("id", "=", tokenHash(token)).executeTakeFirst();
+    return row ? Number(row.attempts) : null;
+  };
 
   /** A user with a confirmed authenticator (the client holds their session); the step used is spent. */
   async function enrolled(overrides: Record<string, unknown> = {}) {
@@ -293,6 +299,8 @@ describe.each(DIALECTS)("second factors on %s", (dialect) => {
       const replay = await second.post("/two-factor/verify-totp", { code: used });
       expect(replay.status).toBe(401);
       expect(replay.body).toEqual({ code: "INVALID_CODE", message: "Invalid code" });
+      // Counted as an attempt, as any wrong code.
+      expect(await attemptsOf(second)).toBe(1);
       // The code of the enrolment's step was spent by the enrolment too.
       nextStep();
       await expectSignedIn(await second.post("/two-factor/verify-totp", { code: code(secret) }), second, email);
@@ -359,13 +367,84 @@ describe.each(DIALECTS)("second factors on %s", (dialect) => {
       expect((await c.post("/two-factor/verify-totp", { code: "123456" })).body.code).toBe("INVALID_TWO_FACTOR_COOKIE");
     });
 
+    it("counts a right code with the wrong ones sent at the same moment: it gets through only within the attempts left", async () => {
+      const { email, userId, secret } = await enrolled();
+      const c = await pending(email);
+      const right = code(secret);
+      const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, "0");
+      for (let i = 1; i <= 4; i++) expect((await c.post("/two-factor/verify-totp", { code: wrong })).body.code).toBe("INVALID_CODE");
+      // One attempt left, eleven codes at once: the right one passes only if it is the one counted.
+      const answers = await Promise.all(
+        [...Array.from({ length: 10 }, () => wrong), right].map((answer) => c.post("/two-factor/verify-totp", { code: answer })),
+      );
+      expect(answers.filter((r) => r.status >= 500)).toEqual([]);
+      const passed = answers.filter((r) => r.status === 200);
+      expect(passed.length).toBeLessThanOrEqual(1);
+      if (passed.length === 1) expect(answers.some((r) => r.body.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE")).toBe(false);
+      expect(await sessionCount(userId)).toBe(1 + passed.length);
+    });
+
+    it("checks at the answer the secret as it is then, not as the sign-in read it", async () => {
+      const { email, userId, secret } = await enrolled();
+      const c = await pending(email);
+      // Another authenticator's secret written meanwhile (another tool, or an administrator's fix).
+      const replaced = newTotpSecret();
+      const sealed = twoFactorKeys(TEST_SECRET).sealSecret(userId, replaced);
+      await db().updateTable("twoFactor").set({ secret: sealed }).where("userId", "=", userId).execute();
+      const old = await c.post("/two-factor/verify-totp", { code: code(secret) });
+      expect(old.status).toBe(401);
+      expect(old.body.code).toBe("INVALID_CODE");
+      await expectSignedIn(await c.post("/two-factor/verify-totp", { code: code(replaced) }), c, email);
+    });
+
+    it("refuses a user banned between the password and the code, and signs in the user as they are at the answer", async () => {
+      const { email, userId, secret } = await enrolled();
+      const c = await pending(email);
+      await stores().users.updateUser(userId, { banned: true, updatedAt: clock.now() });
+      const refused = await c.post("/two-factor/verify-totp", { code: code(secret) });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("BANNED_USER");
+      expect(await sessionCount(userId)).toBe(1); // the enrolment's
+      // Unbanned and renamed meanwhile: the session is the user's as they are now (the refused code spent nothing).
+      await stores().users.updateUser(userId, { banned: false, name: "Renamed meanwhile", updatedAt: clock.now() });
+      const res = await c.post("/two-factor/verify-totp", { code: code(secret) });
+      await expectSignedIn(res, c, email);
+      expect(res.body.user.name).toBe("Renamed meanwhile");
+      expect((await c.get("/get-session")).body.user.name).toBe("Renamed meanwhile");
+    });
+
+    it("answers a pending sign-in another instance started (on the same database)", async () => {
+      const other = await startTestServer(
+        dialect,
+        { email: { smtpUrl: smtp.url }, twoFactor: { twoFactorCookieMaxAge: 60, issuer: "Gatehouse Test" } },
+        { now: clock.now, database: server.database },
+      );
+      try {
+        const { email, userId, secret } = await enrolled();
+        const c = await pending(email);
+        const there = new TestClient(other.base);
+        there.jar.set(PENDING, c.cookie(PENDING)!);
+        const wrong = String((Number(code(secret)) + 1) % 1_000_000).padStart(6, "0");
+        expect((await there.post("/two-factor/verify-totp", { code: wrong })).body.code).toBe("INVALID_CODE");
+        expect(await attemptsOf(c)).toBe(1);
+        await expectSignedIn(await there.post("/two-factor/verify-totp", { code: code(secret) }), there, email);
+        // Ended there: the instance that started it finds it gone.
+        expect((await c.post("/two-factor/verify-totp", { code: code(secret) })).body.code).toBe("INVALID_TWO_FACTOR_COOKIE");
+        expect(await sessionCount(userId)).toBe(2);
+      } finally {
+        await other.close();
+      }
+    });
+
     it("gives exactly one success to twenty concurrent redemptions of one code on one challenge", async () => {
-      const { email, secret } = await enrolled();
+      const { email, userId, secret } = await enrolled();
       const c = await pending(email);
       const right = code(secret);
       const answers = await Promise.all(Array.from({ length: 20 }, () => c.post("/two-factor/verify-totp", { code: right })));
       expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
       expect(answers.filter((r) => r.status >= 500)).toEqual([]);
+      // The session is written with the step's acceptance: the answers that lost wrote none.
+      expect(await sessionCount(userId)).toBe(2); // the enrolment's session and the one that got through
     });
 
     it("gives exactly one success to twenty concurrent redemptions of one code on twenty challenges", async () => {

@@ -85,6 +85,15 @@ const routes: RouteObject[] = [
               { path: "audit-log", ...page(() => import("./routes/admin-audit-log/admin-audit-log-page"), (m) => m.AdminAuditLogPage) },
               { path: "webhooks", ...page(() => import("./routes/admin-webhooks/admin-webhooks-page"), (m) => m.AdminWebhooksPage) },
               { path: "webhooks/:id", ...page(() => import("./routes/admin-webhooks/admin-webhook-page"), (m) => m.AdminWebhookPage) },
+              // The OpenID Provider's clients (#16).
+              {
+                path: "applications",
+                ...page(() => import("./routes/admin-applications/admin-applications-page"), (m) => m.AdminApplicationsPage),
+              },
+              {
+                path: "applications/:clientId",
+                ...page(() => import("./routes/admin-applications/admin-application-page"), (m) => m.AdminApplicationPage),
+              },
               {
                 path: "organizations",
                 ...page(() => import("./routes/admin-organizations/admin-organizations-page"), (m) => m.AdminOrganizationsPage),

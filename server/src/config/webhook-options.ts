@@ -100,8 +100,8 @@ export const webhookOptionsSchema = z
     allowPrivateTargets: z.boolean().default(false),
     /** Seconds a receiver has to answer a delivery (connection, answer and its body). */
     timeout: z.number().min(1).max(60).default(10),
-    /** Deliveries in flight at once, per instance. */
-    concurrency: z.number().int().min(1).max(256).default(32),
+    /** Deliveries in flight at once, per instance (README "Configuration": why 128). */
+    concurrency: z.number().int().min(1).max(256).default(128),
   })
   .prefault({})
   .superRefine((options, ctx) => {

@@ -2,7 +2,7 @@ import { randomBytes, scrypt as scryptCallback } from "node:crypto";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { APIError } from "../http/errors.js";
-import { HTTP_MESSAGES } from "../http/messages.js";
+import { HTTP_FIXED_CODES, HTTP_MESSAGES } from "../http/messages.js";
 import { storedHashFormat } from "./hash-formats.js";
 
 /**
@@ -153,6 +153,10 @@ const resolveNativeModules = () => {
   return (nativeModules ??= { bcrypt: resolve("bcrypt"), argon2: resolve("argon2") });
 };
 
+/** A hash asked for, or still waiting, when the hasher closes (the service stopping): 503, as other outages answer. */
+const serviceStopping = () =>
+  new APIError("SERVICE_UNAVAILABLE", HTTP_FIXED_CODES.SERVICE_UNAVAILABLE, { code: "SERVICE_UNAVAILABLE" });
+
 const DUMMY_HASH =
   "a5e3b2c41f0d9e8b7a6c5d4e3f2a1b0c:" + "0".repeat(128); // never matches: its key is all zeros
 
@@ -244,7 +248,7 @@ export function createPasswordHasher(opts: {
 
   const run = (spec: Omit<Job, "id" | "resolve" | "reject">) =>
     new Promise<{ key?: string; ok?: boolean }>((resolve, reject) => {
-      if (closed) return reject(new Error("password hasher closed"));
+      if (closed) return reject(serviceStopping());
       if (queue.length >= maxQueue) {
         return reject(new APIError("SERVICE_UNAVAILABLE", HTTP_MESSAGES.TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER));
       }
@@ -283,9 +287,12 @@ export function createPasswordHasher(opts: {
     },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error("password hasher closed"));
+      // Requests still waiting for a hash when the service stops are answered 503 (their connections are usually
+      // gone by then), not logged one by one as unhandled errors.
+      const waiting = [...queue.splice(0), ...slots.flatMap((slot) => slot.jobs.splice(0))];
       await Promise.all(slots.map((s) => s.worker.terminate()));
       slots.length = 0;
+      for (const job of waiting) job.reject(serviceStopping());
     },
   };
 }

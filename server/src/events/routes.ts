@@ -9,7 +9,7 @@ import type { Runtime } from "../runtime.js";
 import { toCsv } from "./csv.js";
 import { EVENTS_MESSAGES } from "./messages.js";
 import type { EventListQuery, StoredEvent, StoredEventWithUsers } from "./store/index.js";
-import { typesMatching } from "./types.js";
+import { EVENT_TYPES, typesMatching } from "./types.js";
 
 /**
  * The audit log's reads (README "Security events"): administrators search and export it, organization owners and
@@ -305,6 +305,12 @@ export const listOrganizationEvents = defineEndpoint({
   },
 });
 
+/**
+ * A user's own activity without a `type` filter: every type but the tokens their applications were issued (one
+ * per sign-in to an application and per refresh: README "OpenID Provider"); asked for by type, they are answered.
+ */
+const OWN_ACTIVITY_TYPES: readonly string[] = EVENT_TYPES.filter((type) => type !== "oidc_token.issued");
+
 export const listSecurityEvents = defineEndpoint({
   method: "GET",
   path: "/list-security-events",
@@ -319,7 +325,7 @@ export const listSecurityEvents = defineEndpoint({
   tags: TAGS,
   async handler(ctx) {
     const userId = ctx.session!.user.id;
-    const query: EventListQuery = { userId, types: ctx.query.type, beforeSeq: ctx.query.cursor };
+    const query: EventListQuery = { userId, types: ctx.query.type ?? OWN_ACTIVITY_TYPES, beforeSeq: ctx.query.cursor };
     return page((q, n) => ctx.runtime.stores.events.list(q, n), query, ctx.query.limit ?? DEFAULT_EVENT_PAGE, (event) => {
       const actor = event.actorId === null ? "none" : event.actorId === userId ? "self" : "other";
       // Someone else's address and browser (an administrator's) are theirs: the user sees that it was not them.

@@ -116,6 +116,26 @@ export interface EventPayloads {
    * tokens was used a second time (a replay: the grant and every token issued under it went).
    */
   "oidc_grant.revoked": { clientId: string; reason?: "user" | "administrator" | "replay" };
+  /**
+   * A token endpoint response (one per response, not per token): the grant type, the access token's scopes, what the
+   * response holds (`accessToken`: its format; a refresh token, an ID token) and the grant it came from (null for
+   * client credentials). The user is the subject (none for client credentials); no actor: the client is `clientId`.
+   * Never a token or a token's hash.
+   */
+  "oidc_token.issued": {
+    clientId: string;
+    grantType: "authorization_code" | "refresh_token" | "client_credentials";
+    scopes: string[];
+    accessToken: "jwt" | "opaque";
+    refreshToken: boolean;
+    idToken: boolean;
+    grantId: string | null;
+  };
+  /**
+   * A client revoked one of its tokens (RFC 7009). A refresh token's revocation ends its grant's access tokens too
+   * (the grant stays). Tokens ended with a grant are in oidc_grant.revoked, not here.
+   */
+  "oidc_token.revoked": { clientId: string; kind: "access_token" | "refresh_token" };
 }
 
 export type EventType = keyof EventPayloads;
@@ -163,6 +183,8 @@ export const EVENT_TYPES = [
   "oidc_client.deleted",
   "oidc_grant.given",
   "oidc_grant.revoked",
+  "oidc_token.issued",
+  "oidc_token.revoked",
 ] as const satisfies readonly EventType[];
 
 // Every key of EventPayloads is listed above (a type added there and not here fails to compile).

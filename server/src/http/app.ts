@@ -23,7 +23,8 @@ export interface ServerEnv {
 
 type HonoEnv = { Bindings: ServerEnv & { ip: string } };
 
-const STANDARD_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/** The methods that are a metrics label as they are; any other is `OTHER` (a client cannot add series). */
+export const STANDARD_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 // A fresh object per response: the node adapter may add content-length to the init object it is given.
 const jsonHeaders = (): Record<string, string> => ({ "content-type": "application/json" });

@@ -20,6 +20,7 @@ export interface NewDeviceSignIn {
  * Mails "new sign-in to your account" in the user's language (else the request's), in the background as the other
  * notices go (verification/notices.ts): the sign-in's answer never waits for SMTP, and a mail that fails is a log
  * line, never a failed sign-in. Links are built on `email.appURL`, else BASE_URL, never on the request's Host.
+ * Called once the sign-in is committed (sign-in-device.ts, through stores.afterCommit): it sends at once.
  */
 export function queueNewDeviceMail(
   runtime: NewDeviceDeps,

@@ -37,8 +37,9 @@ export interface FinishedSignIn {
  * browser is looked up among the user's, by its id and the browser and system its user agent names. Known as it is:
  * nothing more. Otherwise it is recorded, and the user is mailed, unless it is the first browser on record for them
  * (the sign-up's own sign-in, or the first after the feature was turned on, has nothing to compare with). The
- * statements run in the sign-in's transaction when it has one; the mail is sent in the background. Whatever fails
- * here is logged and never fails the sign-in.
+ * statements run in the sign-in's transaction when it has one; the mail is sent in the background once that
+ * transaction has committed (stores.afterCommit), never for a sign-in that rolls back. Whatever fails here is logged
+ * and never fails the sign-in.
  */
 export async function noteSignInDevice(ctx: EndpointContext<unknown, unknown, NewDeviceDeps>, signedIn: FinishedSignIn): Promise<void> {
   const { runtime } = ctx;
@@ -62,7 +63,10 @@ export async function noteSignInDevice(ctx: EndpointContext<unknown, unknown, Ne
       runtime.logger.info({ userId: user.id }, "first browser on record: no new-device mail");
       return;
     }
-    queueNewDeviceMail(runtime, ctx.headers.get("accept-language"), user, { at: now, agent, ip: ctx.ip.slice(0, 64) });
+    // Only once the sign-in is committed: one whose transaction rolls back (or fails to commit) mails nothing.
+    const language = ctx.headers.get("accept-language");
+    const ip = ctx.ip.slice(0, 64);
+    runtime.stores.afterCommit(() => queueNewDeviceMail(runtime, language, user, { at: now, agent, ip }));
   } catch (error) {
     runtime.logger.error({ err: (error as Error).message, userId: signedIn.user.id }, "new-device check failed");
   }

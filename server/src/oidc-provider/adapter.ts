@@ -12,7 +12,9 @@ import type { OidcClient, OidcRepositories, StoredPayload } from "./store/index.
  * - consume marks a code or refresh token used in one conditional statement: of two requests presenting it at once
  *   only one gets it; the other fails with invalid_grant and the whole grant (every token issued under it) is
  *   revoked, as oidc-provider does itself when it sees a code or refresh token used a second time;
- * - clients come from the configuration file (static, given to oidc-provider directly) or the oidcClient table.
+ * - clients come from the configuration file (static, given to oidc-provider directly) or the oidcClient table;
+ * - the rows of a token endpoint response (its access, refresh or client-credentials token) are held, not written:
+ *   service.ts writes them once the response is built, with its security event, in one statement (IssuedTokens).
  */
 const TOKEN_MODELS = new Set([
   "AccessToken",
@@ -25,6 +27,47 @@ const TOKEN_MODELS = new Set([
   "InitialAccessToken",
   "PushedAuthorizationRequest",
 ]);
+
+/**
+ * Only the token endpoint saves these (the provider issues no token from the authorization endpoint: `code` is its
+ * one response type), always after naming the token in its context (`ctx.oidc.entity`).
+ */
+const ISSUED_MODELS = new Set(["AccessToken", "RefreshToken", "ClientCredentials"]);
+
+/** Rows held at once at most: more means some were never taken (a token saved outside a token response). */
+const MAX_HELD = 10_000;
+
+/**
+ * The new rows of token endpoint responses, by token id, from the adapter's upsert until the response is built:
+ * the token endpoint's hook (service.ts) takes its response's rows by the ids of the tokens its context names and
+ * writes them, with the response's security event, in one statement, so the event exists if and only if the tokens
+ * do; a response that fails drops them (nothing was handed out). A token row nobody takes is never written: the
+ * token does not work (so a save outside a token response fails closed, and MAX_HELD bounds the memory).
+ */
+export class IssuedTokens {
+  private readonly rows = new Map<string, StoredPayload>();
+
+  hold(id: string, row: StoredPayload): void {
+    if (this.rows.size >= MAX_HELD) this.rows.delete(this.rows.keys().next().value!);
+    this.rows.set(id, row);
+  }
+
+  /** The rows held for these token ids (removed from here). */
+  take(ids: readonly (string | undefined)[]): StoredPayload[] {
+    const taken: StoredPayload[] = [];
+    for (const id of ids) {
+      const row = id === undefined ? undefined : this.rows.get(id);
+      if (!row) continue;
+      this.rows.delete(id!);
+      taken.push(row);
+    }
+    return taken;
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+}
 
 /** A grant revoked because one of its codes or refresh tokens was used twice: whose it was (the security event). */
 export interface RevokedGrant {
@@ -43,6 +86,8 @@ export interface AdapterDeps {
   onClientRegistered?(client: OidcClient): void;
   /** Called when a grant is destroyed (oidc-provider's revocation of a replayed code's or refresh token's grant). */
   onGrantDestroyed?(revoked: RevokedGrant): void;
+  /** Where the token endpoint's new rows wait for its response (absent: written at once). */
+  issued?: IssuedTokens;
 }
 
 export interface EngineAdapter {
@@ -61,6 +106,7 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
   const { stores } = deps;
   return (model) => {
     const hashed = TOKEN_MODELS.has(model);
+    const held = ISSUED_MODELS.has(model) ? deps.issued : undefined;
     const keyOf = (id: string) => `${model}:${hashed ? tokenKey(id) : id}`;
     const revealed = (id: string, row: StoredPayload): Record<string, unknown> => {
       const payload: Record<string, unknown> = { ...row.payload };
@@ -98,7 +144,7 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
         const session = payload.session as { accountId?: unknown } | undefined;
         const params = payload.params as { client_id?: unknown } | undefined;
         const now = deps.now();
-        await stores.oidcPayloads.upsertPayload({
+        const row: StoredPayload = {
           key: keyOf(id),
           model,
           payload: stored,
@@ -108,7 +154,9 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
           clientId: str(payload.clientId) ?? str(params?.client_id),
           expiresAt: typeof expiresIn === "number" && expiresIn > 0 ? new Date(now.getTime() + expiresIn * 1000) : null,
           consumedAt: null,
-        });
+        };
+        if (held) held.hold(id, row);
+        else await stores.oidcPayloads.upsertPayload(row);
       },
       async find(id) {
         if (typeof id !== "string" || id.length === 0 || id.length > 4096) return undefined;

@@ -11,6 +11,7 @@ import { redirectAnswerSchema } from "./public.js";
 import { cookieOnlyRequest, grantRequested, oidcService, type OidcService } from "./service.js";
 import { emitOidcEvent } from "./events.js";
 import { GRANT_LIFE } from "./grants.js";
+import type { OidcRepositories } from "./store/index.js";
 
 /**
  * Where oidc-provider sends the browser when it needs the user (README "OpenID Provider", "Sign-in and consent"):
@@ -41,11 +42,42 @@ async function finish(interaction: EngineInteraction, result: Record<string, unk
   return interaction.returnTo;
 }
 
-/** Why this session may not sign the user in to the application now (a fresh sign-in is owed), or null. */
-function freshSignInOwed(interaction: EngineInteraction, current: SessionAndUser, now: Date): boolean {
+/**
+ * prompt=login: the session (or none) this route had when it sent the browser to sign in again, kept beside the
+ * interaction until it expires, so that a sign-in made in the very second the application asked is told apart from
+ * the session it replaces.
+ */
+const SEEN_MODEL = "GatehouseLoginSeen";
+const seenKey = (uid: string) => `${SEEN_MODEL}:${uid}`;
+
+async function rememberSeen(stores: OidcRepositories, interaction: EngineInteraction, sessionId: string | null): Promise<void> {
+  await stores.oidcPayloads.upsertPayload({
+    key: seenKey(interaction.uid),
+    model: SEEN_MODEL,
+    payload: { sessionId },
+    grantId: null,
+    uid: interaction.uid,
+    accountId: null,
+    clientId: String(interaction.params.client_id),
+    expiresAt: new Date(interaction.exp * 1000),
+    consumedAt: null,
+  });
+}
+
+/** Whether this session may not sign the user in to the application now (a fresh sign-in is owed). */
+async function freshSignInOwed(stores: OidcRepositories, interaction: EngineInteraction, current: SessionAndUser, now: Date): Promise<boolean> {
   const createdAt = current.session.createdAt.getTime();
-  // prompt=login: a sign-in made after the application asked (iat is in whole seconds: the next second, to be sure).
-  if (interaction.prompt.reasons.includes("login_prompt") && createdAt < (interaction.iat + 1) * 1000) return true;
+  // prompt=login: a sign-in made after the application asked. iat is in whole seconds: a session of an earlier
+  // second is older, one of a later second newer; one of that same second is new only when it is not the one this
+  // route sent to sign in again (a sign-in within a second of the request, by a passkey or a quick hand, would
+  // otherwise be asked for twice).
+  if (interaction.prompt.reasons.includes("login_prompt")) {
+    if (createdAt < interaction.iat * 1000) return true;
+    if (createdAt < (interaction.iat + 1) * 1000) {
+      const seen = await stores.oidcPayloads.findPayload(seenKey(interaction.uid), now);
+      if (!seen || seen.payload.sessionId === current.session.id) return true;
+    }
+  }
   const maxAge = Number(interaction.params.max_age);
   if (interaction.params.max_age !== undefined && Number.isFinite(maxAge) && now.getTime() - createdAt > maxAge * 1000) return true;
   return false;
@@ -133,7 +165,11 @@ export const oidcInteraction = defineOidcEndpoint({
       );
 
     if (interaction.prompt.name === "login") {
-      if (!current) return signIn(false);
+      const loginPrompt = interaction.prompt.reasons.includes("login_prompt");
+      if (!current) {
+        if (loginPrompt) await rememberSeen(runtime.stores, interaction, null);
+        return signIn(false);
+      }
       // An administrator acting as the user does not sign the user in to other applications.
       if (current.session.impersonatedBy) {
         return redirectTo(
@@ -143,7 +179,10 @@ export const oidcInteraction = defineOidcEndpoint({
           }),
         );
       }
-      if (freshSignInOwed(interaction, current, runtime.now())) return signIn(true);
+      if (await freshSignInOwed(runtime.stores, interaction, current, runtime.now())) {
+        if (loginPrompt) await rememberSeen(runtime.stores, interaction, current.session.id);
+        return signIn(true);
+      }
       const login = {
         accountId: current.user.id,
         amr: amrOf(current.session.factors, current.session.loginMethod),

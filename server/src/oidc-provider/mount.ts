@@ -2,12 +2,14 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { ModuleMount } from "../gatehouse-module.js";
+import { STANDARD_METHODS } from "../http/app.js";
 import { clientIp } from "../http/client-ip.js";
 import type { RateLimitDeclaration } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
-import { createRateLimiter } from "../http/rate-limit.js";
+import { createRateLimiter, UNMATCHED_ROUTE } from "../http/rate-limit.js";
 import type { Runtime } from "../runtime.js";
 import { isUnavailableError } from "../storage/database.js";
+import type { RouteRecorder } from "../metrics/route-histogram.js";
 import { StorageUnavailableError } from "../storage/secondary/types.js";
 import type { EngineProvider } from "./engine-types.js";
 import { oidcService } from "./service.js";
@@ -22,6 +24,10 @@ import type { OidcRepositories } from "./store/index.js";
  *
  * Before it gets the request, the Host and forwarded headers are set from the issuer: oidc-provider builds URLs from
  * them, and this service never takes a URL from a client's Host header.
+ *
+ * With metrics on, each answer is timed under its endpoint's route (`/oauth2/token`, `/jwks`, the discovery
+ * document's path for all its addresses, `/oauth2/authorize/:uid`), like the router's routes: never the path as
+ * sent.
  */
 const DISCOVERY = "/.well-known/openid-configuration";
 const AUTHORIZATION_SERVER_METADATA = "/.well-known/oauth-authorization-server";
@@ -67,6 +73,13 @@ export function createOidcMount(runtime: Runtime): ModuleMount {
   };
 
   const callbacks = new WeakMap<EngineProvider, (req: IncomingMessage, res: ServerResponse) => void>();
+
+  /** The request-duration recorder of an endpoint's route (metrics on), else undefined. */
+  const { metrics } = runtime;
+  const recorderOf = (pathname: string, method: string): RouteRecorder | undefined =>
+    metrics.enabled
+      ? metrics.httpRoute(routeOf(pathname)?.route ?? UNMATCHED_ROUTE, STANDARD_METHODS.has(method) ? method : "OTHER")
+      : undefined;
 
   /** Everything before oidc-provider: the rate limit, the provider (built on first need), the headers from the issuer. */
   const prepare = async (req: IncomingMessage, pathname: string, remoteAddress: string | undefined) => {
@@ -133,6 +146,11 @@ export function createOidcMount(runtime: Runtime): ModuleMount {
     },
     node(req, res, remoteAddress) {
       const pathname = pathnameOf(req.url ?? "/");
+      const recorder = recorderOf(pathname, req.method ?? "GET");
+      if (recorder) {
+        const start = performance.now();
+        res.once("finish", () => recorder.observe(res.statusCode, (performance.now() - start) / 1000));
+      }
       prepare(req, pathname, remoteAddress).then(
         (callback) => callback(req, res),
         (error: unknown) => {
@@ -145,17 +163,24 @@ export function createOidcMount(runtime: Runtime): ModuleMount {
     },
     async fetch(request, remoteAddress) {
       const url = new URL(request.url);
-      const body = request.method === "GET" || request.method === "HEAD" ? null : Buffer.from(await request.arrayBuffer());
-      const req = bridgeRequest(request, url.pathname + url.search, body, remoteAddress);
-      try {
-        const callback = await prepare(req, url.pathname, remoteAddress);
-        const res = new BridgeResponse();
-        callback(req, res as unknown as ServerResponse);
-        return await res.done;
-      } catch (error) {
-        const { status, headers, body: text } = failure(error);
-        return new Response(text, { status, headers: { ...headers, "cache-control": "no-store" } });
-      }
+      const recorder = recorderOf(url.pathname, request.method);
+      const start = recorder ? performance.now() : 0;
+      const answer = async (): Promise<Response> => {
+        const body = request.method === "GET" || request.method === "HEAD" ? null : Buffer.from(await request.arrayBuffer());
+        const req = bridgeRequest(request, url.pathname + url.search, body, remoteAddress);
+        try {
+          const callback = await prepare(req, url.pathname, remoteAddress);
+          const res = new BridgeResponse();
+          callback(req, res as unknown as ServerResponse);
+          return await res.done;
+        } catch (error) {
+          const { status, headers, body: text } = failure(error);
+          return new Response(text, { status, headers: { ...headers, "cache-control": "no-store" } });
+        }
+      };
+      const response = await answer();
+      recorder?.observe(response.status, (performance.now() - start) / 1000);
+      return response;
     },
   };
 }

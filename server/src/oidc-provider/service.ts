@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { STANDARD_SCOPES } from "../config/oidc-provider-options.js";
 import { isBanned } from "../credentials/rules.js";
+import { buildEventRow, eventInsert, type EventSource } from "../events/emit.js";
+import type { EventData } from "../events/types.js";
 import { parseCookies, serializeCookie } from "../http/cookies.js";
 import { renderErrorPage } from "../http/error-page.js";
 import type { Runtime } from "../runtime.js";
 import { isUnavailableError } from "../storage/database.js";
 import { StorageUnavailableError } from "../storage/secondary/types.js";
 import type { SessionAndUser } from "../storage/sessions.js";
-import { adapterFactory, type RevokedGrant } from "./adapter.js";
+import { adapterFactory, IssuedTokens, type RevokedGrant } from "./adapter.js";
 import { emitOidcEvent } from "./events.js";
 import { GRANT_LIFE } from "./grants.js";
 import { readGrantContext, SCOPE_CLAIMS, userClaims, writeGrantContext } from "./claims.js";
@@ -24,7 +26,7 @@ import {
 import { loadKeySet, type KeySet } from "./keys.js";
 import { languageOf, loggedOutPage, logoutPage } from "./pages.js";
 import { clientSecretMatches, newClientSecret, oidcKeys } from "./secrets.js";
-import type { OidcClient, OidcRepositories } from "./store/index.js";
+import type { OidcClient, OidcRepositories, StoredPayload } from "./store/index.js";
 
 /** How often a running provider looks for new signing keys (a rotation by the CLI, another instance's first key). */
 const KEY_CHECK_INTERVAL_MS = 60_000;
@@ -65,14 +67,23 @@ export function oidcPaths(basePath: string): OidcPaths {
 /** The grants a request revoked because one of their codes or refresh tokens was used again. */
 const REPLAYED = Symbol("grants revoked for a replay");
 
-/** The security events of replays: the grant, revoked, and whose it was (the subject; no actor). */
-async function reportReplays(runtime: Runtime, ctx: EngineContext, grants: RevokedGrant[]): Promise<void> {
-  const source = {
+/**
+ * Where a request to oidc-provider comes from, for its security events: the client address (the mount set
+ * X-Forwarded-For to it) and user agent. No session: the client, not a signed-in user, is calling.
+ */
+function eventSource(runtime: Runtime, ctx: EngineContext): EventSource & { runtime: Runtime } {
+  const userAgent = ctx.get("user-agent");
+  return {
     ip: String(ctx.get("x-forwarded-for") || ""),
-    headers: new Headers(ctx.get("user-agent") ? { "user-agent": ctx.get("user-agent") } : {}),
+    headers: new Headers(userAgent ? { "user-agent": userAgent } : {}),
     session: null,
     runtime,
   };
+}
+
+/** The security events of replays: the grant, revoked, and whose it was (the subject; no actor). */
+async function reportReplays(runtime: Runtime, ctx: EngineContext, grants: RevokedGrant[]): Promise<void> {
+  const source = eventSource(runtime, ctx);
   for (const grant of grants) {
     runtime.logger.warn({ grantId: grant.grantId, userId: grant.accountId, clientId: grant.clientId }, "OpenID grant revoked: a code or refresh token was used twice");
     await emitOidcEvent(runtime.stores, source, "oidc_grant.revoked", {
@@ -81,6 +92,56 @@ async function reportReplays(runtime: Runtime, ctx: EngineContext, grants: Revok
       data: { clientId: grant.clientId ?? "", reason: "replay" },
     });
   }
+}
+
+type GrantType = EventData<"oidc_token.issued">["grantType"];
+const GRANT_TYPES: ReadonlySet<string> = new Set<GrantType>(["authorization_code", "refresh_token", "client_credentials"]);
+
+/**
+ * A token endpoint response built (its tokens in the body): writes the token rows the adapter held for it and its
+ * security event (oidc_token.issued) in one statement, before the answer leaves; throws when that write failed (no
+ * token may then be handed out). A response that is not a success writes nothing: its held rows are dropped.
+ */
+async function commitTokenResponse(runtime: Runtime, ctx: EngineContext, rows: StoredPayload[]): Promise<void> {
+  const body = ctx.body as { access_token?: unknown; refresh_token?: unknown; id_token?: unknown; scope?: unknown } | undefined;
+  if (ctx.status !== 200 || typeof body?.access_token !== "string") return;
+  const { entities, params } = ctx.oidc;
+  const access = entities.AccessToken ?? entities.ClientCredentials;
+  const grantType = String(params.grant_type ?? "");
+  const stores = runtime.stores as Runtime["stores"] & OidcRepositories;
+  const event = GRANT_TYPES.has(grantType)
+    ? buildEventRow(eventSource(runtime, ctx), "oidc_token.issued", {
+        // The user the tokens act for (none for client credentials); the client is in the data, not an actor.
+        userId: access?.accountId ?? null,
+        actorId: null,
+        data: {
+          clientId: ctx.oidc.client?.clientId ?? "",
+          grantType: grantType as GrantType,
+          scopes: typeof body.scope === "string" ? body.scope.split(" ").filter(Boolean) : [],
+          // oidc-provider's rule (its has_format mixin): the resource server's format, else opaque.
+          accessToken: (access?.resourceServer as { accessTokenFormat?: string } | undefined)?.accessTokenFormat === "jwt" ? "jwt" : "opaque",
+          refreshToken: typeof body.refresh_token === "string",
+          idToken: typeof body.id_token === "string",
+          grantId: access?.grantId ?? null,
+        },
+      })
+    : null;
+  await stores.oidcPayloads.insertTokens(rows, eventInsert(stores, event));
+}
+
+/** The security event of a client's revocation (RFC 7009) of one of its tokens, once it is gone. */
+async function reportRevocation(runtime: Runtime, ctx: EngineContext): Promise<void> {
+  if (ctx.status !== 200) return;
+  const { entities } = ctx.oidc;
+  const token = entities.RefreshToken ?? entities.AccessToken ?? entities.ClientCredentials;
+  // oidc-provider names the token in the context before checking it is the client's and destroying it; a token
+  // of another client is refused (400), an unknown one answered 200 without a name.
+  if (!token || token.clientId !== ctx.oidc.client?.clientId) return;
+  await emitOidcEvent(runtime.stores, eventSource(runtime, ctx), "oidc_token.revoked", {
+    userId: token.accountId ?? null,
+    actorId: null,
+    data: { clientId: token.clientId ?? "", kind: token.kind === "RefreshToken" ? "refresh_token" : "access_token" },
+  });
 }
 
 /** Marks a request whose failure was the database or Redis being unreachable. */
@@ -264,9 +325,12 @@ export class OidcService {
 
     const settingsOf = (client: EngineClient | undefined) => gatehouseSettings(client ?? {});
 
+    // The token endpoint's new rows, until its response is built (below).
+    const issued = new IssuedTokens();
     const configuration: Record<string, unknown> = {
       adapter: adapterFactory({
         stores,
+        issued,
         now: () => runtime.now(),
         InvalidGrant: errors.InvalidGrant,
         findStoredClient: (id) => stores.oidcClients.findClient(id),
@@ -495,7 +559,34 @@ export class OidcService {
       // offline_access (oidc-provider drops the scope otherwise), so it is added for such a client, whose consent
       // is then given without a page.
       if (ctx.method === "GET" && ctx.path === paths.authorize) await impliedConsent(ctx, findClient);
-      await next();
+      const tokenRequest = ctx.path === paths.token;
+      let held: StoredPayload[] = [];
+      try {
+        await next();
+      } finally {
+        // The rows the adapter held for this response's tokens (every token it saves is named in the context).
+        if (tokenRequest && ctx.oidc) {
+          const { AccessToken, RefreshToken, ClientCredentials } = ctx.oidc.entities;
+          held = issued.take([AccessToken?.jti, RefreshToken?.jti, ClientCredentials?.jti]);
+        }
+      }
+      if (tokenRequest && ctx.oidc?.route === "token") {
+        try {
+          await commitTokenResponse(runtime, ctx, held);
+        } catch (error) {
+          // Not written: no token leaves. A storage outage is answered 503 below, anything else 500.
+          if (error instanceof StorageUnavailableError || isUnavailableError(error)) {
+            (ctx as EngineContext & { [UNAVAILABLE]?: boolean })[UNAVAILABLE] = true;
+            runtime.logger.warn({ err: (error as Error).message, path: ctx.path }, "storage unavailable");
+          } else {
+            runtime.logger.error({ err: { name: (error as Error).name, message: (error as Error).message } }, "OpenID tokens not stored");
+            ctx.status = 500;
+            ctx.type = "application/json";
+            ctx.body = { error: "server_error", error_description: "the tokens could not be stored" };
+          }
+        }
+      }
+      if (ctx.oidc?.route === "revocation") await reportRevocation(runtime, ctx);
       const revoked = (ctx as EngineContext & { [REPLAYED]?: RevokedGrant[] })[REPLAYED];
       if (revoked?.length) await reportReplays(runtime, ctx, revoked);
       if ((ctx as EngineContext & { [UNAVAILABLE]?: boolean })[UNAVAILABLE]) {

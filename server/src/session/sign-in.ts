@@ -5,9 +5,11 @@ import { APIError } from "../http/errors.js";
 import { buildEventRow, emitEvent, eventInsert } from "../events/emit.js";
 import type { SignInFailureReason } from "../events/types.js";
 import { noteSignInDevice, type FinishedSignIn } from "../new-device/sign-in-device.js";
+import { isUniqueViolation } from "../storage/constraint-errors.js";
 import type { Session, User } from "../storage/index.js";
 import type { ExtraRow } from "../storage/new-user.js";
 import { secondFactorPolicy } from "../two-factor/policy.js";
+import { SESSION_MESSAGES } from "./messages.js";
 
 /**
  * How a user signed in, recorded on the session (session.loginMethod) and, for a method the user chose on the
@@ -94,13 +96,19 @@ export class SignInRefused extends APIError {}
  * mailed link, a provider's callback) catches it and redirects to `secondStepURL`, the web app's second-step page.
  */
 export class SecondStepRequired extends Error {
-  constructor(
-    /** The second factors the user can answer with ("totp", "otp"; "backup-code" is always possible with totp). */
-    readonly methods: readonly string[],
-    /** Builds the second-step page's URL, carrying where to go once done. */
-    readonly secondStepURL: (callbackURL: string | undefined) => string,
-  ) {
+  /** The second factors the user can answer with ("totp", "otp"; "backup-code" is always possible with totp). */
+  readonly methods: readonly string[];
+  /** Builds the second-step page's URL, carrying where to go once done. */
+  readonly secondStepURL: (callbackURL: string | undefined) => string;
+
+  constructor(methods: readonly string[], secondStepURL: (callbackURL: string | undefined) => string) {
+    // An answer, not a failure: no stack trace to capture (it costs more than the rest of the throw).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super("second step required");
+    Error.stackTraceLimit = limit;
+    this.methods = methods;
+    this.secondStepURL = secondStepURL;
   }
 }
 
@@ -118,7 +126,10 @@ export interface SignInOptions {
   rememberMe?: boolean | undefined;
   /** Impersonation: the administrator, and when the session ends. */
   impersonation?: { by: string; expiresAt: Date } | undefined;
-  /** Replaces the user's current session (its method is kept; the last-used cookie is left alone). */
+  /**
+   * Replaces the user's current session (its id and method are kept, its token is new; the last-used cookie is left
+   * alone). The caller has deleted that session's row already (its id is taken until then).
+   */
   renewalOf?: Session | undefined;
   /**
    * The factors this way in proved by itself beyond the first, recorded on the session: a passkey with user
@@ -127,10 +138,11 @@ export interface SignInOptions {
   factors?: readonly string[] | undefined;
   /**
    * Stores the session itself instead of the session store's insert: sign-up writes the user, their password and
-   * the first session in one statement. Called with the session once the checks have passed, and the rows to write
-   * with it (its sign-in event).
+   * the first session in one statement, a TOTP second step's answer writes it with the step it spends. Called with
+   * the session once the checks have passed, and the rows to write with it (its sign-in event). It may answer the
+   * user as its statement read them (the second step's answer reads them afresh): the rest of the sign-in uses them.
    */
-  store?: ((session: Session, extraRows: readonly ExtraRow[]) => Promise<void>) | undefined;
+  store?: ((session: Session, extraRows: readonly ExtraRow[]) => Promise<User | void>) | undefined;
 }
 
 /**
@@ -193,8 +205,13 @@ export async function signIn(
     overrides: opts.impersonation
       ? { expiresAt: opts.impersonation.expiresAt, impersonatedBy: opts.impersonation.by }
       : opts.renewalOf
-        ? // A renewal (a password change, a second factor confirmed) keeps where the user was working.
-          { activeOrganizationId: opts.renewalOf.activeOrganizationId, activeTeamId: opts.renewalOf.activeTeamId }
+        ? // A renewal (a password change, a second factor confirmed) keeps where the user was working, and the id
+          // (a new token): the sign-in's event names the session by it (README "Security events in the web app").
+          {
+            id: opts.renewalOf.id,
+            activeOrganizationId: opts.renewalOf.activeOrganizationId,
+            activeTeamId: opts.renewalOf.activeTeamId,
+          }
         : undefined,
   };
   const session = runtime.sessions.newSession(user, clientInfo(ctx), sessionOptions);
@@ -214,11 +231,21 @@ export async function signIn(
           data: { method, factors, sessionId: session.id },
         });
   const extraRows = eventInsert(runtime.stores, event);
-  if (opts.store) await opts.store(session, extraRows);
-  else await runtime.stores.sessions.createSession(session, extraRows);
+  let read: User | void = undefined;
+  try {
+    if (opts.store) read = await opts.store(session, extraRows);
+    else await runtime.stores.sessions.createSession(session, extraRows);
+  } catch (error) {
+    // Two renewals of one session at once (a password change sent twice) both take its id: the second finds it
+    // taken, and the session it came with is gone, so it answers as an ended session does.
+    if (opts.renewalOf && isUniqueViolation(error)) throw new APIError("UNAUTHORIZED", SESSION_MESSAGES.SESSION_NOT_FOUND);
+    throw error;
+  }
   // A renewal (a password change, a confirmed second factor's new session) is no sign-in.
   if (!opts.renewalOf) runtime.metrics.signIn(method, "success");
-  runtime.sessions.setNewSessionCookies(ctx, { session, user }, sessionOptions);
+  // The user as the store read them with the session's write, when it did: newer than the row this began with.
+  const signedIn = read || user;
+  runtime.sessions.setNewSessionCookies(ctx, { session, user: signedIn }, sessionOptions);
 
   const lastUsed = runtime.config.lastLoginMethod;
   if (lastUsed.enabled && !opts.renewalOf && !opts.impersonation && !NOT_CHOSEN.has(method)) {
@@ -233,7 +260,7 @@ export async function signIn(
     if (lastUsed.storeInDatabase) await runtime.stores.users.setLastLoginMethod(user.id, method);
   }
   for (const step of AFTER_SIGN_IN) {
-    await step(ctx, { user, session, impersonatedBy: opts.impersonation?.by, renewal: opts.renewalOf !== undefined });
+    await step(ctx, { user: signedIn, session, impersonatedBy: opts.impersonation?.by, renewal: opts.renewalOf !== undefined });
   }
-  return { user, session };
+  return { user: signedIn, session };
 }

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
+import { runPrecompiledAsNamed } from "./precompiled.js";
 import { startCheckpointer } from "./sqlite-checkpointer.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -130,7 +131,20 @@ function openPostgres(settings: DatabaseSettings, logger?: StorageLogger): Datab
   });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
   pool.on("error", (error) => logger?.warn({ err: error.message }, "postgres connection lost"));
+  // The pool listens for errors only on idle clients. A client checked out by Kysely (a transaction between two
+  // statements, say) whose connection ends would emit "error" with no listener, which crashes the process. Every
+  // client keeps a listener of its own: the error fails that client's queries (answered 503) and the pool drops it
+  // when it comes back.
+  pool.on("connect", (client) => {
+    client.on("error", (error) => logger?.warn({ err: error.message }, "postgres connection lost while in use"));
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  runPrecompiledAsNamed(db, async (name, text, values) => {
+    const { command, rowCount, rows } = await pool.query({ name, text, values: values as unknown[] });
+    // As Kysely's PostgreSQL driver answers.
+    const writes = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
+    return { rows: rows ?? [], numAffectedRows: writes ? BigInt(rowCount ?? 0) : undefined };
+  });
   const url = new URL(settings.url);
   return {
     db,

@@ -17,14 +17,39 @@ export type * from "./models.js";
  * is committed with it (a throw rolls everything back). Called on repositories already bound to a transaction, it
  * runs fn inside that one. Inside fn only fn's repositories may be used: SQLite has a single connection, which
  * the transaction holds until it ends.
+ *
+ * `afterCommit(task)` is for what must not leave before the change it tells of is durable (a mail, a call to another
+ * system): on repositories bound to a transaction, the task runs once the outermost transaction has committed, and
+ * never when it rolls back (a throw, a failed COMMIT); on the others, at once (each write commits by itself). Tasks
+ * run in the order they were given, before `transaction(fn)` returns. A task only starts its work (in the
+ * background: verification/background.ts inBackground) and must not throw: the change is committed already.
  */
-export type Transactional<S> = S & { transaction<T>(fn: (stores: Transactional<S>) => Promise<T>): Promise<T> };
+export type Transactional<S> = S & {
+  transaction<T>(fn: (stores: Transactional<S>) => Promise<T>): Promise<T>;
+  afterCommit(task: () => void): void;
+};
 
-/** Builds repositories over a connection or a transaction, with transaction(fn) on top. */
-export function transactional<S extends object>(db: Kysely<any>, build: (db: Kysely<any>) => S): Transactional<S> {
+/**
+ * Builds repositories over a connection or a transaction, with transaction(fn) and afterCommit(task) on top;
+ * `committed` holds the tasks of the transaction `db` is (transaction(fn) gives it).
+ */
+export function transactional<S extends object>(
+  db: Kysely<any>,
+  build: (db: Kysely<any>) => S,
+  committed?: (() => void)[],
+): Transactional<S> {
   const stores: Transactional<S> = Object.assign(build(db), {
-    transaction: <T>(fn: (stores: Transactional<S>) => Promise<T>): Promise<T> =>
-      db.isTransaction ? fn(stores) : db.transaction().execute((trx) => fn(transactional(trx, build))),
+    transaction: async <T>(fn: (stores: Transactional<S>) => Promise<T>): Promise<T> => {
+      if (db.isTransaction) return fn(stores);
+      const tasks: (() => void)[] = [];
+      const result = await db.transaction().execute((trx) => fn(transactional(trx, build, tasks)));
+      for (const task of tasks) task();
+      return result;
+    },
+    afterCommit: (task: () => void): void => {
+      if (committed) committed.push(task);
+      else task();
+    },
   });
   return stores;
 }
@@ -32,7 +57,7 @@ export function transactional<S extends object>(db: Kysely<any>, build: (db: Kys
 /** Core's repositories over one connection (or one transaction); modules.ts adds the modules'. */
 export function createRepositories(db: Kysely<Database>, dialect: Dialect, opts: SessionStoreOptions = {}) {
   return {
-    users: userStore(db),
+    users: userStore(db, dialect),
     sessions: sessionStore(db, dialect, opts),
     accounts: accountStore(db),
     verifications: verificationStore(db),

@@ -39,7 +39,7 @@ export async function insertNewUser(db: Kysely<Database>, dialect: Dialect, reco
     return;
   }
   const write = async (conn: Kysely<Database>) => {
-    await userStore(conn).createUser(user);
+    await userStore(conn, dialect).createUser(user);
     if (account) await accountStore(conn).createAccount(account);
     if (session) await sessionStore(conn, dialect).createSession(session);
     await insertRows(conn, extraRows);

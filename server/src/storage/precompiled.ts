@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from "kysely";
 import type { Dialect } from "./database.js";
 
@@ -9,11 +10,18 @@ import type { Dialect } from "./database.js";
  * `build` gets `param(name)`, which stands for the value of `name` given at each run; any other value it uses is
  * bound as it is on every run. A placeholder must reach the statement as a bound parameter (a where value, a
  * set value, a `sql` template's value), never be transformed first.
+ *
+ * `named`: on PostgreSQL, outside a transaction, the statement runs as a named prepared statement on the pool's
+ * connection (parsed once per connection, and planned once PostgreSQL finds its generic plan as good as a fresh
+ * one) instead of being parsed and planned at every call. Only for a statement that names every column it answers
+ * (no `*`): a prepared statement's result columns are fixed, and a column a migration adds meanwhile would make
+ * PostgreSQL refuse to run one that answers `*` ("cached plan must not change result type").
  */
 export function precompiled<DB, P extends Record<string, unknown>, R>(
   build: (db: Kysely<DB>, param: Param<P>) => Compilable<R>,
+  { named = false }: { named?: boolean } = {},
 ): (db: Kysely<DB>, dialect: Dialect, values: P) => Promise<QueryResult<R>> {
-  const byDialect = new Map<Dialect, { sql: string; slots: readonly Slot[] }>();
+  const byDialect = new Map<Dialect, { sql: string; slots: readonly Slot[]; name?: string }>();
   return (db, dialect, values) => {
     let statement = byDialect.get(dialect);
     if (!statement) {
@@ -27,9 +35,24 @@ export function precompiled<DB, P extends Record<string, unknown>, R>(
       byDialect.set(dialect, statement);
     }
     const parameters = statement.slots.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
+    // Registered for the pool's own instance only: a transaction's is another, and runs on its own connection.
+    const run = named ? namedRunners.get(db) : undefined;
+    if (run) return run((statement.name ??= statementName(statement.sql)), statement.sql, parameters) as Promise<QueryResult<R>>;
     return db.executeQuery<R>(CompiledQuery.raw(statement.sql, parameters));
   };
 }
+
+/** Runs a statement as a named prepared statement on a pool (PostgreSQL; database.ts registers its pool's). */
+export type NamedRunner = (name: string, sql: string, parameters: readonly unknown[]) => Promise<QueryResult<unknown>>;
+const namedRunners = new WeakMap<object, NamedRunner>();
+
+/** precompiled's `named` statements on `db` (not on its transactions) run through `run`. */
+export function runPrecompiledAsNamed(db: Kysely<any>, run: NamedRunner): void {
+  namedRunners.set(db, run);
+}
+
+/** A statement's name: from its text, so the same text always has the same name and another text another. */
+const statementName = (sql: string) => `gh_${createHash("sha256").update(sql).digest("base64url").slice(0, 24)}`;
 
 /** A placeholder for the run-time value of `name` (precompiled's `build`). */
 export type Param<P> = <K extends keyof P & string>(name: K) => P[K];

@@ -36,6 +36,14 @@ export function toSessionRow(session: Session) {
   };
 }
 
+/**
+ * A new session as a row written with another change, in that change's statement: what signIn's `store` writes
+ * when a change ends in a session (session/sign-in.ts), as createSession writes it with its event.
+ */
+export function sessionInsert(session: Session): ExtraRow {
+  return { table: "session", values: toSessionRow(session) };
+}
+
 const SESSION_COLUMNS = [
   "id",
   "token",

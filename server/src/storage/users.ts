@@ -1,9 +1,11 @@
 import type { Kysely, Selectable } from "kysely";
+import type { Dialect } from "./database.js";
 import type { User } from "./models.js";
+import { precompiled, type Param } from "./precompiled.js";
 import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "./rows.js";
 import type { Database, UserTable } from "./schema.js";
 
-export function toUser(row: Selectable<UserTable>): User {
+export function toUser(row: Pick<Selectable<UserTable>, (typeof USER_COLUMNS)[number]>): User {
   return {
     id: row.id,
     name: row.name,
@@ -103,7 +105,27 @@ function newUserModel(user: NewUser): User {
   };
 }
 
-export function userStore(db: Kysely<Database>) {
+/**
+ * Every password sign-in's read (findUserAndPassword), compiled once (precompiled.ts), a named statement on
+ * PostgreSQL: the user's columns named (no `*`), and the hash of their password.
+ */
+const userAndPasswordBy = (column: "email" | "username") =>
+  precompiled(
+    (db: Kysely<Database>, param: Param<{ value: string }>) =>
+      db
+        .selectFrom("user")
+        .leftJoin("account", (join) =>
+          join.onRef("account.userId", "=", "user.id").on("account.providerId", "=", "credential"),
+        )
+        .select(USER_COLUMNS.map((c) => `user.${c}` as const))
+        .select("account.password as credentialPassword")
+        .where(`user.${column}`, "=", param("value")),
+    { named: true },
+  );
+const userAndPasswordByEmail = userAndPasswordBy("email");
+const userAndPasswordByUsername = userAndPasswordBy("username");
+
+export function userStore(db: Kysely<Database>, dialect: Dialect) {
   return {
     /**
      * Inside a transaction: takes the user's row lock (a no-op write), so that changes to one user's rows made
@@ -142,15 +164,7 @@ export function userStore(db: Kysely<Database>) {
       by: "email" | "username",
       value: string,
     ): Promise<{ user: User; password: string | null } | null> {
-      const row = await db
-        .selectFrom("user")
-        .leftJoin("account", (join) =>
-          join.onRef("account.userId", "=", "user.id").on("account.providerId", "=", "credential"),
-        )
-        .selectAll("user")
-        .select("account.password as credentialPassword")
-        .where(by === "email" ? "user.email" : "user.username", "=", value)
-        .executeTakeFirst();
+      const row = (await (by === "email" ? userAndPasswordByEmail : userAndPasswordByUsername)(db, dialect, { value })).rows[0];
       return row ? { user: toUser(row), password: row.credentialPassword ?? null } : null;
     },
 

@@ -4,8 +4,9 @@ import type { Runtime } from "../runtime.js";
 import { SecondStepRequired, type SignInAttempt } from "../session/sign-in.js";
 import { withQuery } from "../social/urls.js";
 import { expireTrustCookie, setPendingCookie, setTrustCookie, trustCookieOf } from "./cookies.js";
+import { rememberSignIn } from "./known-sign-ins.js";
 import { tokenHash, twoFactorKeys } from "./secrets.js";
-import type { TwoFactorRecord } from "./store/index.js";
+import type { TwoFactorChallenge, TwoFactorRecord } from "./store/index.js";
 
 /** The module's name in MODULES (module.ts). */
 export const TWO_FACTOR_MODULE = "two-factor";
@@ -41,13 +42,18 @@ export function availableMethods(runtime: Pick<Runtime, "config">, row: TwoFacto
 }
 
 /**
- * The web app's second-step page on the public base, carrying where to go once done. `callbackURL` is one the
- * route already checked (callbackFields, or an OAuth state's).
+ * The web app's second-step page on the public base, carrying where to go once done and the methods the user can
+ * answer with (`methods=totp,otp`, as the JSON answer's `twoFactorMethods`: the page offers only those).
+ * `callbackURL` is one the route already checked (callbackFields, or an OAuth state's).
  */
-export function secondStepURL(runtime: Pick<Runtime, "base">, callbackURL: string | undefined): string {
+export function secondStepURL(
+  runtime: Pick<Runtime, "base">,
+  callbackURL: string | undefined,
+  methods: readonly string[],
+): string {
   const base = runtime.base.url();
   const page = base ? `${new URL(base).origin}/two-factor` : "/two-factor";
-  return withQuery(page, { callbackURL: callbackURL || undefined });
+  return withQuery(page, { callbackURL: callbackURL || undefined, methods: methods.join(",") || undefined });
 }
 
 /**
@@ -137,7 +143,7 @@ export async function secondFactorPolicy(ctx: EndpointContext, attempt: SignInAt
   const now = runtime.now();
   await sweepExpiredChallenges(runtime, now);
   const token = randomString(32);
-  const row = await runtime.stores.twoFactorChallenges.createSignInChallenge({
+  const challenge: TwoFactorChallenge = {
     id: tokenHash(token),
     kind: "sign-in",
     userId,
@@ -149,11 +155,14 @@ export async function secondFactorPolicy(ctx: EndpointContext, attempt: SignInAt
     otpExpiresAt: null,
     expiresAt: new Date(now.getTime() + runtime.config.twoFactor.twoFactorCookieMaxAge * 1000),
     createdAt: now,
-  });
+  };
+  const row = await runtime.stores.twoFactorChallenges.createSignInChallenge(challenge);
   const methods = availableMethods(runtime, row);
+  // Its TOTP answer, when it comes to this process, then takes one statement (known-sign-ins.ts).
+  if (row && methods.includes("totp")) rememberSignIn(runtime, { challenge, user: attempt.user, sealedSecret: row.secret });
   setPendingCookie(ctx, runtime.config, token);
   // No session: a session cookie this browser held for anyone is dropped, its cache with it.
   runtime.sessions.clearSessionCookies(ctx);
   runtime.metrics.signIn(attempt.method, "second_step");
-  throw new SecondStepRequired(methods, (callbackURL) => secondStepURL(runtime, callbackURL));
+  throw new SecondStepRequired(methods, (callbackURL) => secondStepURL(runtime, callbackURL, methods));
 }

@@ -5,11 +5,12 @@ import { safeEqual } from "../crypto/hmac.js";
 import { unsignCookieValue } from "../http/cookies.js";
 import type { EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
+import { HTTP_MESSAGES } from "../http/messages.js";
 import { tooManyRequests } from "../http/rate-limit.js";
 import type { Runtime } from "../runtime.js";
 import { isSessionFresh } from "../session/freshness.js";
 import { SESSION_MESSAGES } from "../session/messages.js";
-import { recordFailedSignIn, signIn } from "../session/sign-in.js";
+import { recordFailedSignIn, signIn, type SignInOptions } from "../session/sign-in.js";
 import type { Session, User } from "../storage/index.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { publicUser } from "../user/public.js";
@@ -131,33 +132,38 @@ export async function wrongCode(
 }
 
 /**
- * The second step passed (its challenge consumed already): the session for the challenge's user (as read with the
- * challenge, in this request), through the one way in with the first factor's method and remember-me, recording
- * both factors; the pending cookie goes; with `trustDevice` this browser is trusted from now on. Answers Better
- * Auth's `{ token, user }`.
+ * The second step passed (its challenge consumed already, or consumed by `store` with the session): the session for
+ * the challenge's user (as read with the challenge, in this request), through the one way in with the first
+ * factor's method and remember-me, recording both factors; the pending cookie goes; with `trustDevice` this browser
+ * is trusted from now on. Answers Better Auth's `{ token, user }`. `store` (SignInOptions.store) writes the session
+ * with what ends the step, in one statement; it throws when the step does not end, and then nothing is written.
  */
 export async function finishSecondStep(
   ctx: EndpointContext,
   { challenge, user: found }: Pick<PendingSignIn, "challenge" | "user">,
   factor: SecondFactor,
   trustDevice: boolean | undefined,
+  store?: SignInOptions["store"],
 ): Promise<{ token: string; user: ReturnType<typeof publicUser> }> {
   const { runtime } = ctx;
-  expirePendingCookie(ctx, runtime.config);
   const { user, session } = await signIn(ctx, found, {
     method: challenge.method ?? "email",
     rememberMe: challenge.rememberMe,
     factors: [...challenge.factors, factor],
+    store,
   });
+  expirePendingCookie(ctx, runtime.config);
   if (trustDevice) await trustThisDevice(ctx, user.id);
   runtime.logger.info({ userId: user.id, factor }, "second step passed");
   return { token: session.token, user: publicUser(user) };
 }
 
 /**
- * Replaces the caller's session after a change of their factors (Better Auth rotates it): a new session through the
- * one way in (a renewal: no second step, the method and factors kept, plus `factor` when one was just proven), then
- * the old one deleted. Answers the new session and the user as it is now.
+ * Replaces the caller's session after a change of their factors (Better Auth rotates it): in one transaction the old
+ * one deleted, then a new session through the one way in (a renewal: no second step, the id, method and factors
+ * kept, plus `factor` when one was just proven; a new token). A session ended meanwhile (signed out from another
+ * browser, or rotated by a request at the same moment) is not renewed: 401, as the request would have been a moment
+ * later. Answers the new session and the user as it is now.
  */
 export async function rotateSession(
   ctx: EndpointContext,
@@ -168,13 +174,17 @@ export async function rotateSession(
   const user = (await runtime.stores.users.findUserById(current.user.id)) ?? current.user;
   const raw = ctx.cookie(runtime.config.cookieNames.dontRemember);
   const dontRemember = raw !== undefined && unsignCookieValue(raw, runtime.config.secret) === "true";
-  const { session } = await signIn(ctx, user, {
-    method: current.session.loginMethod ?? "email",
-    renewalOf: current.session,
-    rememberMe: !dontRemember,
-    factors: factor ? [factor] : undefined,
+  const { session } = await runtime.stores.transaction(async (stores) => {
+    // First: the renewal takes the old session's id.
+    const ended = await stores.sessions.deleteSessionReturning(current.session.token, current.user.id);
+    if (!ended) throw new APIError("UNAUTHORIZED", HTTP_MESSAGES.UNAUTHORIZED);
+    return signIn({ ...ctx, runtime: { ...runtime, stores } }, user, {
+      method: current.session.loginMethod ?? "email",
+      renewalOf: current.session,
+      rememberMe: !dontRemember,
+      factors: factor ? [factor] : undefined,
+    });
   });
-  await runtime.stores.sessions.deleteSessionByToken(current.session.token);
   return { session, user };
 }
 

@@ -5,11 +5,13 @@ import { limitMailTo } from "../http/account-limits.js";
 import { defineEndpoint, type EndpointContext } from "../http/endpoint.js";
 import { APIError } from "../http/errors.js";
 import type { User } from "../storage/index.js";
+import { sessionInsert } from "../storage/sessions.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { publicUser, publicUserSchema } from "../user/public.js";
 import { VERIFICATION_MESSAGES } from "../verification/messages.js";
 import { expirePendingCookie, expireTrustCookie, pendingToken } from "./cookies.js";
 import { enrolmentChallengeId } from "./enrolment-routes.js";
+import { forgetSignIn, knownSignIn } from "./known-sign-ins.js";
 import { sendSecondStepCode } from "./mail.js";
 import { TWO_FACTOR_FIXED_CODES, TWO_FACTOR_MESSAGES } from "./messages.js";
 import { availableMethods, confirmedTotpSecret } from "./policy.js";
@@ -30,14 +32,17 @@ import {
   wrongCode,
 } from "./second-step.js";
 import { tokenHash, twoFactorKeys } from "./secrets.js";
-import type { PendingSignIn, TwoFactorChallenge } from "./store/index.js";
+import type { PendingSignIn, TotpOutcome, TwoFactorChallenge } from "./store/index.js";
 import { matchTotpStep } from "./totp.js";
 
 /**
  * The verify routes (API-NOTES-PLUGINS.md 2.7, 2.8): with a session they confirm an enrolment (or check a code),
  * without one they answer the pending second step the `two_factor` cookie names and open the session. Every code
  * is counted before it is checked (second-step.ts reserveAttempt), spent in one statement (a TOTP step, a backup
- * code's row, the challenge itself), and the challenge is consumed atomically with it.
+ * code's row, the challenge itself), and the challenge is consumed atomically with it. A TOTP code for a pending
+ * sign-in this process started is matched first against the secret read with it, but that verdict counts only
+ * in the statement that counts the code (answerKnownSignIn): a right code gets through only as one of the
+ * attempts allowed, however many arrive at once.
  */
 const TAGS = ["Two factor"] as const;
 const code = z.string().max(64);
@@ -140,19 +145,95 @@ export const verifyTotp = defineEndpoint({
       return { token: current.session.token, user: publicUser(current.user) };
     }
 
+    const known = await answerKnownSignIn(ctx, body.code.trim(), body.trustDevice);
+    if (known) return known;
     const { pending, attempt, secret } = await reserveTotpAnswer(ctx);
     const { challenge, user } = pending;
     const userId = user.id;
     const step = matchTotpStep(secret, body.code.trim(), params, now);
-    // The step spent and the challenge ended together (a code already accepted, this one replayed within its
-    // window, is a wrong code); a challenge ended meanwhile (another right answer) leaves the step unspent.
-    const outcome =
-      step === null ? "step-spent" : await runtime.stores.twoFactorChallenges.acceptTotpAndConsume(challenge.id, userId, step, now);
-    if (outcome === "gone") throw invalidTwoFactorCookie(runtime);
-    if (outcome === "step-spent") return wrongCode(ctx, challenge, attempt, invalidCode(), "totp");
-    return finishSecondStep(ctx, pending, "totp", body.trustDevice);
+    if (step === null) return wrongCode(ctx, challenge, attempt, invalidCode(), "totp");
+    // The step spent, the challenge ended and the session written together (one statement on PostgreSQL): a code
+    // already accepted, this one replayed within its window, is a wrong code; a challenge ended meanwhile (another
+    // right answer) leaves the step unspent. Either way no session is written.
+    try {
+      return await finishSecondStep(ctx, pending, "totp", body.trustDevice, async (session, extraRows) => {
+        const outcome = await runtime.stores.twoFactorChallenges.acceptTotpAndConsume(challenge.id, userId, step, now, [
+          sessionInsert(session),
+          ...extraRows,
+        ]);
+        if (outcome !== "consumed") throw new StepNotTaken(outcome);
+      });
+    } catch (error) {
+      if (!(error instanceof StepNotTaken)) throw error;
+      if (error.outcome === "gone") throw invalidTwoFactorCookie(runtime);
+      return wrongCode(ctx, challenge, attempt, invalidCode(), "totp");
+    }
   },
 });
+
+/** A right TOTP code whose step or challenge was taken meanwhile: thrown by signIn's `store`, nothing written. */
+class StepNotTaken extends Error {
+  constructor(readonly outcome: Exclude<TotpOutcome, "consumed">) {
+    super(`second step not taken: ${outcome}`);
+  }
+}
+
+/** A TOTP code answered with its step spent already, counted as this attempt: thrown by signIn's `store`. */
+class StepSpent extends Error {
+  constructor(readonly attempt: number) {
+    super("TOTP step spent already");
+  }
+}
+
+/** A pending sign-in that challengeStore.answerTotp did not answer (nothing changed): thrown by signIn's `store`. */
+class NotAnswered extends Error {}
+
+/**
+ * A TOTP code against a pending sign-in this process started (known-sign-ins.ts), in one statement: the code is
+ * checked against the secret read with the challenge's insert, then challengeStore.answerTotp counts it against the
+ * challenge and, as that statement finds the user may answer it now (every check of the full path), spends its
+ * step, ends the challenge and writes the session, all or nothing, through the one way in. A right code whose step
+ * was spent already is counted and refused as a wrong one. Answers null, with nothing counted or written, when the
+ * full path must run: a pending sign-in not known here, a code that does not match that secret (the full path
+ * counts it, then checks it), a condition that no longer holds (the full path says which).
+ */
+async function answerKnownSignIn(
+  ctx: EndpointContext,
+  code: string,
+  trustDevice: boolean | undefined,
+): Promise<{ token: string; user: ReturnType<typeof publicUser> } | null> {
+  const { runtime } = ctx;
+  const token = pendingToken(ctx, runtime.config);
+  const known = token ? knownSignIn(runtime, tokenHash(token)) : null;
+  if (!known) return null;
+  const { challenge, user, sealedSecret } = known;
+  const now = runtime.now();
+  const secret = twoFactorKeys(runtime.config.secret).openSecret(user.id, sealedSecret);
+  const step = secret ? matchTotpStep(secret, code, runtime.config.twoFactor.totpOptions, now) : null;
+  if (step === null) return null;
+  const answer = {
+    id: challenge.id,
+    userId: user.id,
+    sealedSecret,
+    step,
+    now,
+    max: runtime.config.twoFactor.otpOptions.allowedAttempts,
+    lockout: lockoutApplies(runtime),
+  };
+  try {
+    return await finishSecondStep(ctx, known, "totp", trustDevice, async (session, extraRows) => {
+      const answered = await runtime.stores.twoFactorChallenges.answerTotp(answer, [sessionInsert(session), ...extraRows]);
+      if (!answered) throw new NotAnswered();
+      if (answered.outcome === "counted") throw new StepSpent(answered.attempts);
+      forgetSignIn(runtime, challenge.id);
+      return answered.user;
+    });
+  } catch (error) {
+    if (error instanceof NotAnswered) return null;
+    if (error instanceof StepSpent) return wrongCode(ctx, challenge, error.attempt, invalidCode(), "totp");
+    throw error;
+  }
+}
 
 export const verifyBackupCode = defineEndpoint({
   method: "POST",

@@ -27,7 +27,7 @@ import type { DeliveryOutcome, NewDelivery, OutboxGap, StoredDelivery } from "./
  */
 
 /** How often the outbox is looked at while some endpoint is on. */
-export const POLL_MS = 100;
+export const POLL_MS = 250;
 /** With no endpoint on; also how often due deliveries nobody took are looked for, and gaps re-read. */
 export const IDLE_MS = 5_000;
 /** How long a seq may stay without its event before its transaction is taken as rolled back. */

@@ -21,6 +21,10 @@ export function AdminNav() {
       <NavLink to="/admin/webhooks" className={linkClass}>
         {t("admin.webhooks.title")}
       </NavLink>
+      {/* The OpenID Provider's clients; active on a client's own page too. */}
+      <NavLink to="/admin/applications" className={linkClass}>
+        {t("admin.applications.title")}
+      </NavLink>
     </nav>
   );
 }

@@ -85,6 +85,10 @@ export const keys = {
   adminOrganization: (id?: string) => (id === undefined ? "admin/organization/" : `admin/organization/${id}/`),
   /** Administration: webhook endpoints (`admin/webhooks/endpoints/`) and delivery logs (`admin/webhooks/deliveries/<query>/`). */
   adminWebhooks: "admin/webhooks/",
+  /** Administration: the OpenID Provider's clients (`admin/oauth2/clients/`, `admin/oauth2/client/<id>/`). */
+  adminOauthClients: "admin/oauth2/",
+  /** Administration: the applications one user granted (under the user's key, so a change to the user reads them again). */
+  adminUserGrants: (userId: string) => `admin/user/${userId}/oauth2-grants/`,
 } as const;
 
 /** The key's path, without its scope. */
@@ -266,6 +270,19 @@ export const queries = {
   adminWebhookEndpoints: () =>
     defineQuery("admin-webhook-endpoints", () => sessionKey(() => `${keys.adminWebhooks}endpoints/`), () =>
       authClient.admin.webhooks.listEndpoints(),
+    ),
+  /** Administration: every client of the OpenID Provider (the configuration file's, then those registered here). */
+  adminOauthClients: () =>
+    defineQuery("admin-oauth-clients", () => sessionKey(() => `${keys.adminOauthClients}clients/`), () => authClient.admin.oauth2.listClients()),
+  /** Administration: one client of the OpenID Provider. */
+  adminOauthClient: (clientId: string) =>
+    defineQuery(`admin-oauth-client:${clientId}`, () => sessionKey(() => `${keys.adminOauthClients}client/${encodeURIComponent(clientId)}/`), () =>
+      authClient.admin.oauth2.getClient({ clientId }),
+    ),
+  /** Administration: the applications a user granted, with what each may access. */
+  adminUserGrants: (userId: string) =>
+    defineQuery(`admin-user-grants:${userId}`, () => sessionKey(() => keys.adminUserGrants(userId)), () =>
+      authClient.admin.oauth2.listUserGrants({ userId }),
     ),
   /** Administration: one page of an endpoint's delivery log, as a cursor page (components/cursor-pages.tsx). */
   adminWebhookDeliveries: (query: AdminWebhooksListDeliveriesQuery) => {
@@ -498,6 +515,17 @@ export const mutations = {
   /** A refusal too reads the log again (the delivery may be under way or gone). */
   resendWebhookDelivery: (input: Input<typeof admin.webhooks.resendDelivery>) =>
     mutate(admin.webhooks.resendDelivery(input), [keys.adminWebhooks], true),
+  // The OpenID Provider's clients: every change reads the list and the client's page again.
+  createOauthClient: (input: Input<typeof admin.oauth2.createClient>) => mutate(admin.oauth2.createClient(input), [keys.adminOauthClients]),
+  updateOauthClient: (input: Input<typeof admin.oauth2.updateClient>) => mutate(admin.oauth2.updateClient(input), [keys.adminOauthClients]),
+  rotateOauthClientSecret: (input: Input<typeof admin.oauth2.rotateClientSecret>) =>
+    mutate(admin.oauth2.rotateClientSecret(input), [keys.adminOauthClients]),
+  /** The deleted client's page is left for the list: its reads are only marked stale, as are users' grants (they went with it). */
+  deleteOauthClient: (input: Input<typeof admin.oauth2.deleteClient>) =>
+    mutate(admin.oauth2.deleteClient(input), [{ stale: keys.adminOauthClients }, { stale: keys.adminUser() }]),
+  /** A refusal too reads the list again (the grant may be gone already). */
+  revokeUserOauthGrant: (input: Input<typeof admin.oauth2.revokeUserGrant>) =>
+    mutate(admin.oauth2.revokeUserGrant(input), [keys.adminUserGrants(input.userId)], true),
   /** The removed user's own page is not read again: the caller leaves it for the list. */
   removeUser: (input: Input<typeof admin.removeUser>) =>
     mutate(admin.removeUser(input), [

@@ -60,6 +60,8 @@ export const EVENT_TYPES = [
   "oidc_client.deleted",
   "oidc_grant.given",
   "oidc_grant.revoked",
+  "oidc_token.issued",
+  "oidc_token.revoked",
 ] as const satisfies readonly EventType[];
 
 // A type the service adds and this list lacks fails to compile here.

@@ -40,3 +40,20 @@ export function goOnPath(from: unknown, origin: string = window.location.origin)
 export function isServicePath(path: string): boolean {
   return path.startsWith("/api/");
 }
+
+/**
+ * Where the second step (/two-factor) goes on to from its `?callbackURL=`: a page of the app (an absolute URL of
+ * this origin reduced to its path), or the provider's interaction path; any other service path goes home.
+ */
+export function secondStepTarget(callbackURL: unknown, origin: string = window.location.origin): string {
+  return goOnPath(appPath(callbackURL, origin), origin);
+}
+
+/**
+ * The sign-in page that starts a sign-in over and still goes on to `target` once signed in: the provider's
+ * interaction in `?returnTo=`, as the provider sends it; a page of the app in the navigation state (`from`).
+ */
+export function signInAgain(target: string): { to: string; state?: { from: string } } {
+  if (isServicePath(target)) return { to: `/sign-in?returnTo=${encodeURIComponent(target)}` };
+  return target === "/" ? { to: "/sign-in" } : { to: "/sign-in", state: { from: target } };
+}

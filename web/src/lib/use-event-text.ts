@@ -201,13 +201,15 @@ export function useEventText(): EventText {
       case "oidc_client.created":
         if (name) add(t("activity.details.client", { client: name }));
         break;
-      case "oidc_grant.given": {
+      case "oidc_grant.given":
+      case "oidc_token.issued": {
         const scopes = list(data.scopes);
         if (clientId) add(t("activity.details.client", { client: clientId }));
         if (scopes.length > 0) add(t("activity.details.scopes", { scopes: scopes.join(" ") }));
         break;
       }
       case "oidc_client.deleted":
+      case "oidc_token.revoked":
         if (clientId) add(t("activity.details.client", { client: clientId }));
         break;
       case "oidc_grant.revoked": {

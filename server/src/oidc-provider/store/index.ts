@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Dialect } from "../../storage/database.js";
 import type { OidcDatabase } from "../tables.js";
 import { oidcClientStore } from "./clients.js";
 import { oidcDirectoryStore } from "./directory.js";
@@ -9,10 +10,10 @@ export type * from "./models.js";
 export type { OrganizationClaim } from "./directory.js";
 
 /** The OpenID Provider's repositories over one connection (or one transaction). */
-export function oidcRepositories(db: Kysely<OidcDatabase>) {
+export function oidcRepositories(db: Kysely<OidcDatabase>, dialect: Dialect) {
   return {
     oidcClients: oidcClientStore(db),
-    oidcPayloads: oidcPayloadStore(db),
+    oidcPayloads: oidcPayloadStore(db, dialect),
     oidcSigningKeys: oidcSigningKeyStore(db),
     oidcDirectory: oidcDirectoryStore(db),
   };

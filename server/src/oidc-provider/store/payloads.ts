@@ -1,4 +1,6 @@
-import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
+import { CompiledQuery, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
+import type { Dialect } from "../../storage/database.js";
+import type { ExtraRow } from "../../storage/extra-rows.js";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
 import { precompiled } from "./precompiled.js";
 import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
@@ -24,8 +26,73 @@ function toStored(row: Selectable<OidcPayloadTable>): StoredPayload {
   };
 }
 
+/** A payload row as its insert's values. */
+function payloadValues(row: StoredPayload): Record<string, unknown> {
+  return {
+    key: row.key,
+    model: row.model,
+    payload: JSON.stringify(row.payload),
+    grantId: row.grantId,
+    uid: row.uid,
+    accountId: row.accountId,
+    clientId: row.clientId,
+    expiresAt: row.expiresAt ? dbDate(row.expiresAt) : null,
+  };
+}
+
+interface InsertGroup {
+  table: string;
+  columns: string[];
+  rows: Record<string, unknown>[];
+}
+
+/** Consecutive rows of one table, one multi-row insert each (their columns are the first row's). */
+function groupsOf(inserts: readonly ExtraRow[]): InsertGroup[] {
+  const groups: InsertGroup[] = [];
+  for (const { table, values } of inserts) {
+    const last = groups[groups.length - 1];
+    if (last && last.table === table) last.rows.push(values);
+    else groups.push({ table, columns: Object.keys(values), rows: [values] });
+  }
+  return groups;
+}
+
+/**
+ * The SQL of a token response's inserts, compiled once per shape (tables, columns and row counts) and dialect: a
+ * response writes one to three rows, and building the query each time would cost more than running it. The values
+ * are built as markers and the compiled parameters mapped back to [group, row, column], so the order Kysely puts
+ * them in never matters.
+ */
+const insertSql = new Map<string, { sql: string; order: [number, number, string][] }>();
+const MARK = "\u0000gh-insert:";
+
+function compiledInsert(db: Kysely<any>, dialect: Dialect, groups: readonly InsertGroup[]): CompiledQuery {
+  const shape = `${dialect}|${groups.map((g) => `${g.table}(${g.columns.join(",")})x${g.rows.length}`).join("|")}`;
+  let compiled = insertSql.get(shape);
+  if (!compiled) {
+    const marked = (g: number) =>
+      groups[g]!.rows.map((_, r) => Object.fromEntries(groups[g]!.columns.map((c) => [c, `${MARK}${g}:${r}:${c}`])));
+    // PostgreSQL: every group but the last a data-modifying WITH clause of the last (one statement, all or nothing).
+    let query: any = db;
+    for (let g = 0; g < groups.length - 1; g++) query = query.with(`w${g}`, (q: Kysely<any>) => q.insertInto(groups[g]!.table).values(marked(g)));
+    const last = groups.length - 1;
+    const built = (query as Kysely<any>).insertInto(groups[last]!.table).values(marked(last)).compile();
+    const order = built.parameters.map((parameter): [number, number, string] => {
+      if (typeof parameter !== "string" || !parameter.startsWith(MARK)) throw new Error("compiledInsert: a value was not named");
+      const [g, r, ...column] = parameter.slice(MARK.length).split(":");
+      return [Number(g), Number(r), column.join(":")];
+    });
+    compiled = { sql: built.sql, order };
+    insertSql.set(shape, compiled);
+  }
+  return CompiledQuery.raw(
+    compiled.sql,
+    compiled.order.map(([g, r, c]) => groups[g]!.rows[r]![c]),
+  );
+}
+
 /** What oidc-provider stores (adapter.ts): one row per entity, by `{model}:{id}` (the id hashed for tokens). */
-export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
+export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
   const live = (now: Date) => (eb: ExpressionBuilder<OidcDatabase, "oidcPayload">) =>
     eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", dbDate(now))]);
   const selectAll = () => db.selectFrom("oidcPayload").selectAll();
@@ -92,6 +159,25 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>) {
         clientId: row.clientId,
         expiresAt: row.expiresAt ? dbDate(row.expiresAt) : null,
       });
+    },
+
+    /**
+     * The new token rows of a token endpoint response (adapter.ts IssuedTokens) with extra rows (its security
+     * event), all or nothing: one statement on PostgreSQL (a data-modifying WITH), one transaction on SQLite (or the
+     * caller's). Tokens have fresh random keys: a plain insert.
+     */
+    async insertTokens(rows: readonly StoredPayload[], extraRows: readonly ExtraRow[] = []): Promise<void> {
+      const inserts = [...rows.map((row) => ({ table: "oidcPayload", values: payloadValues(row) })), ...extraRows];
+      if (inserts.length === 0) return;
+      const groups = groupsOf(inserts);
+      if (dialect === "postgres" || groups.length === 1) {
+        await db.executeQuery(compiledInsert(db, dialect, groups));
+        return;
+      }
+      const write = async (conn: Kysely<any>) => {
+        for (const group of groups) await conn.executeQuery(compiledInsert(conn, dialect, [group]));
+      };
+      await (db.isTransaction ? write(db) : db.transaction().execute(write));
     },
 
     /**

@@ -1,5 +1,6 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type QueryResult, type Selectable } from "kysely";
 import type { Dialect } from "../../storage/database.js";
+import { insertRows, type ExtraRow } from "../../storage/extra-rows.js";
 import { precompiled, type Param } from "../../storage/precompiled.js";
 import type { User } from "../../storage/models.js";
 import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "../../storage/rows.js";
@@ -97,6 +98,21 @@ function toTrustedDevice(row: Selectable<TwoFactorTrustedDeviceTable>): TrustedD
     lastUsedAt: toDate(row.lastUsedAt),
   };
 }
+
+/** The twoFactorChallenge columns a TwoFactorChallenge is made of (named: the reads below answer no `*`). */
+const CHALLENGE_COLUMNS = [
+  "id",
+  "kind",
+  "userId",
+  "method",
+  "factors",
+  "rememberMe",
+  "attempts",
+  "otpHash",
+  "otpExpiresAt",
+  "expiresAt",
+  "createdAt",
+] as const;
 
 /** The twoFactor columns a TwoFactorRecord is made of, for a read that joins the row to the challenge and its user. */
 const FACTOR_COLUMNS = [
@@ -366,34 +382,44 @@ const challengeValues = (param: Param<ChallengeRow>) => ({
   createdAt: param("createdAt"),
 });
 
-const insertChallenge = precompiled((db: Kysely<Database>, param: Param<ChallengeRow>) =>
-  db.insertInto("twoFactorChallenge").values(challengeValues(param)),
+// Named prepared statements on PostgreSQL (precompiled's `named`): each names the columns it answers.
+const NAMED = { named: true };
+
+const insertChallenge = precompiled(
+  (db: Kysely<Database>, param: Param<ChallengeRow>) => db.insertInto("twoFactorChallenge").values(challengeValues(param)),
+  NAMED,
 );
 
-const readFactor = precompiled((db: Kysely<Database>, param: Param<{ userId: string }>) =>
-  db.selectFrom("twoFactor").selectAll().where("userId", "=", param("userId")),
+const readFactor = precompiled(
+  (db: Kysely<Database>, param: Param<{ userId: string }>) =>
+    db.selectFrom("twoFactor").select(FACTOR_COLUMNS).where("userId", "=", param("userId")),
+  NAMED,
 );
 
 /** PostgreSQL: the challenge stored (in a WITH) and the user's twoFactor row read, in one statement. */
-const insertChallengeReadFactor = precompiled((db: Kysely<Database>, param: Param<ChallengeRow>) =>
-  db
-    .with("stored", (conn) => conn.insertInto("twoFactorChallenge").values(challengeValues(param)).returning("id"))
-    .selectFrom("twoFactor")
-    .selectAll()
-    .where("userId", "=", param("userId")),
+const insertChallengeReadFactor = precompiled(
+  (db: Kysely<Database>, param: Param<ChallengeRow>) =>
+    db
+      .with("stored", (conn) => conn.insertInto("twoFactorChallenge").values(challengeValues(param)).returning("id"))
+      .selectFrom("twoFactor")
+      .select(FACTOR_COLUMNS)
+      .where("userId", "=", param("userId")),
+  NAMED,
 );
 
-const readPendingSignIn = precompiled((db: Kysely<Database>, param: Param<{ id: string; now: string }>) =>
-  db
-    .selectFrom("twoFactorChallenge as c")
-    .innerJoin("user as u", "u.id", "c.userId")
-    .leftJoin("twoFactor as f", "f.userId", "c.userId")
-    .selectAll("c")
-    .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const))
-    .select(FACTOR_COLUMNS.map((column) => `f.${column} as f_${column}` as const))
-    .where("c.id", "=", param("id"))
-    .where("c.kind", "=", "sign-in")
-    .where("c.expiresAt", ">", param("now")),
+const readPendingSignIn = precompiled(
+  (db: Kysely<Database>, param: Param<{ id: string; now: string }>) =>
+    db
+      .selectFrom("twoFactorChallenge as c")
+      .innerJoin("user as u", "u.id", "c.userId")
+      .leftJoin("twoFactor as f", "f.userId", "c.userId")
+      .select(CHALLENGE_COLUMNS.map((column) => `c.${column}` as const))
+      .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const))
+      .select(FACTOR_COLUMNS.map((column) => `f.${column} as f_${column}` as const))
+      .where("c.id", "=", param("id"))
+      .where("c.kind", "=", "sign-in")
+      .where("c.expiresAt", ">", param("now")),
+  NAMED,
 );
 
 const reserveChallengeAttempt = precompiled(
@@ -405,6 +431,7 @@ const reserveChallengeAttempt = precompiled(
       .where("expiresAt", ">", param("now"))
       .where("attempts", "<", param("max"))
       .returning("attempts"),
+  NAMED,
 );
 
 type ReserveValues = { id: string; now: string; max: number; lockout: number };
@@ -436,9 +463,10 @@ const reserveTotpAttemptReadAll = precompiled((db: Kysely<Database>, param: Para
     .whereRef("u.id", "=", "c.userId")
     .whereRef("f.userId", "=", "c.userId")
     .where(totpAnswerable(param))
-    .returningAll("c")
+    .returning(CHALLENGE_COLUMNS.map((column) => `c.${column}` as const))
     .returning(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const))
     .returning(FACTOR_COLUMNS.map((column) => `f.${column} as f_${column}` as const)),
+  NAMED,
 );
 
 /** SQLite (whose RETURNING names the updated table only): the same count and conditions, the challenge answered. */
@@ -479,34 +507,163 @@ const deleteLiveChallenge = precompiled((db: Kysely<Database>, param: Param<{ id
   db.deleteFrom("twoFactorChallenge").where("id", "=", param("id")).where("expiresAt", ">", param("now")),
 );
 
+/** The tables and columns of rows inserted with a statement (their values vary, these do not). */
+interface RowShape {
+  table: string;
+  columns: readonly string[];
+}
+
+type Values = Record<string, unknown>;
+type Run<R> = (db: Kysely<Database>, dialect: Dialect, values: Values) => Promise<QueryResult<R>>;
+
 /**
- * PostgreSQL, one statement: the user's twoFactor row locked, then the challenge's (the order of every
- * transaction that writes both), the step spent, and the challenge deleted only if it was.
+ * A statement that also inserts rows given at each call (the session a second step opens and its sign-in event:
+ * session/sign-in.ts's `store`), built and compiled once per shape of those rows (a sign-in writes one of very few:
+ * events on or off), then run with the rows' values as parameters `r<i>_<column>`.
  */
-const acceptStepConsumeChallenge = precompiled((db: Kysely<Database>, param: Param<StepValues & { id: string }>) => ({
-  compile: () =>
-    sql<{ live: number | string; consumed: number | string }>`
-      with factor as (
-        select "userId" from "twoFactor" where "userId" = ${param("userId")} for update
-      ), live as (
-        select "id" from "twoFactorChallenge"
-        where "id" = ${param("id")} and "expiresAt" > ${param("now")} and exists (select 1 from factor)
-        for update
-      ), accepted as (
-        update "twoFactor"
-        set "lastTotpStep" = ${param("step")}, "failedVerificationCount" = 0, "lockedUntil" = null, "updatedAt" = ${param("now")}
-        where "userId" = ${param("userId")} and "verified" = ${dbBool(true)}
-          and ("lastTotpStep" is null or "lastTotpStep" < ${param("step")})
-          and exists (select 1 from live)
-        returning "userId"
-      ), consumed as (
-        delete from "twoFactorChallenge"
-        where "id" in (select "id" from live) and exists (select 1 from accepted)
-        returning "id"
-      )
-      select (select count(*) from live) as live, (select count(*) from consumed) as consumed
-    `.compile(db),
-}));
+function withRows<R>(build: (shape: readonly RowShape[]) => Run<R>) {
+  // The shapes met so far (a sign-in writes one of very few), with each row's parameter names.
+  const known: { shape: readonly RowShape[]; names: readonly (readonly string[])[]; run: Run<R> }[] = [];
+  const sameShape = (shape: readonly RowShape[], rows: readonly ExtraRow[], columns: readonly string[][]) =>
+    shape.length === rows.length &&
+    shape.every(
+      (row, i) =>
+        row.table === rows[i]!.table &&
+        row.columns.length === columns[i]!.length &&
+        row.columns.every((column, j) => column === columns[i]![j]),
+    );
+  return (db: Kysely<Database>, dialect: Dialect, values: Values, rows: readonly ExtraRow[]): Promise<QueryResult<R>> => {
+    const columns = rows.map((row) => Object.keys(row.values));
+    let statement = known.find((entry) => sameShape(entry.shape, rows, columns));
+    if (!statement) {
+      const shape = rows.map((row, i) => ({ table: row.table, columns: columns[i]! }));
+      statement = { shape, names: shape.map((row, i) => row.columns.map((column) => `r${i}_${column}`)), run: build(shape) };
+      if (known.length >= 16) known.length = 0;
+      known.push(statement);
+    }
+    const all: Values = { ...values };
+    for (let i = 0; i < rows.length; i++) {
+      const names = statement.names[i]!;
+      const row = rows[i]!.values;
+      for (let j = 0; j < names.length; j++) all[names[j]!] = row[columns[i]![j]!];
+    }
+    return statement.run(db, dialect, all);
+  };
+}
+
+/** The rows of `shape` as WITH clauses of a statement, each inserted only when the clause `when` answered a row. */
+const insertsWhen = (shape: readonly RowShape[], when: string, param: Param<Values>) =>
+  sql.join(
+    shape.map(
+      ({ table, columns }, i) => sql`, ${sql.id(`r${i}`)} as (
+        insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.id(column)))})
+        select ${sql.join(columns.map((column) => param(`r${i}_${column}`)))}
+        where exists (select 1 from ${sql.id(when)})
+      )`,
+    ),
+    sql``,
+  );
+
+/**
+ * The step spent and the challenge ended, as WITH clauses `accepted` and `consumed` after a clause `live` that
+ * holds the challenge's row locked (after the user's twoFactor row: the order of every transaction that writes
+ * both): only a later step than the last accepted is spent (which forgets the user's wrong codes), and the
+ * challenge is deleted only if it was.
+ */
+const acceptAndConsume = (param: Param<Values>) => sql`
+  accepted as (
+    update "twoFactor"
+    set "lastTotpStep" = ${param("step")}, "failedVerificationCount" = 0, "lockedUntil" = null, "updatedAt" = ${param("now")}
+    where "userId" = ${param("userId")} and "verified" = ${dbBool(true)}
+      and ("lastTotpStep" is null or "lastTotpStep" < ${param("step")})
+      and exists (select 1 from live)
+    returning "userId"
+  ), consumed as (
+    delete from "twoFactorChallenge"
+    where "id" in (select "id" from live) and exists (select 1 from accepted)
+    returning "id"
+  )`;
+
+/**
+ * PostgreSQL, one statement: the user's twoFactor row locked, then the challenge's, the step spent, the challenge
+ * deleted only if it was, and the rows inserted only if it was.
+ */
+const acceptStepConsumeChallenge = withRows((shape) =>
+  precompiled((db: Kysely<Database>, param: Param<Values>) => ({
+    compile: () =>
+      sql<{ live: number | string; consumed: number | string }>`
+        with factor as (
+          select "userId" from "twoFactor" where "userId" = ${param("userId")} for update
+        ), live as (
+          select "id" from "twoFactorChallenge"
+          where "id" = ${param("id")} and "expiresAt" > ${param("now")} and exists (select 1 from factor)
+          for update
+        ), ${acceptAndConsume(param)}${insertsWhen(shape, "consumed", param)}
+        select (select count(*) from live) as live, (select count(*) from consumed) as consumed
+      `.compile(db),
+    }),
+    NAMED,
+  ),
+);
+
+type AnswerValues = ReserveValues & { userId: string; sealed: string; step: number };
+
+/**
+ * PostgreSQL, one statement (challengeStore.answerTotp): when the pending sign-in may be answered with TOTP now by
+ * the secret the caller checked the code with (its twoFactor row locked, holding that sealed secret, confirmed, not
+ * locked with `lockout`; the challenge's row locked, the user's, live, with attempts left; the user not banned),
+ * either the step is spent, the challenge ended and the rows inserted, or (the step spent already) the code counted
+ * as an attempt. Answers whether it was consumed, the count, and the user's row when it was consumed.
+ */
+const answerTotpStatement = withRows((shape) =>
+  precompiled((db: Kysely<Database>, param: Param<Values>) => ({
+    compile: () =>
+      sql<Record<string, unknown> & { consumed: number | string; attempts: number | null }>`
+        with factor as (
+          select "userId" from "twoFactor"
+          where "userId" = ${param("userId")} and "verified" = ${dbBool(true)} and "secret" = ${param("sealed")}
+            and (${param("lockout")}::int = 0 or "lockedUntil" is null or "lockedUntil" <= ${param("now")})
+          for update
+        ), live as (
+          select "id" from "twoFactorChallenge"
+          where "id" = ${param("id")} and "kind" = 'sign-in' and "userId" = ${param("userId")}
+            and "expiresAt" > ${param("now")} and "attempts" < ${param("max")}
+            and exists (select 1 from factor)
+            and exists (select 1 from "user" where "id" = ${param("userId")} and "banned" is not true)
+          for update
+        ), ${acceptAndConsume(param)}, counted as (
+          update "twoFactorChallenge" set "attempts" = "attempts" + 1
+          where "id" in (select "id" from live) and not exists (select 1 from accepted)
+          returning "attempts"
+        )${insertsWhen(shape, "consumed", param)}
+        select (select count(*) from consumed) as consumed, (select "attempts" from counted) as attempts,
+          ${sql.join(USER_COLUMNS.map((column) => sql`u.${sql.id(column)} as ${sql.id(`u_${column}`)}`))}
+        from (select 1) as one left join "user" as u on u."id" = ${param("userId")} and exists (select 1 from consumed)
+      `.compile(db),
+    }),
+    NAMED,
+  ),
+);
+
+/** SQLite (answerTotp in a transaction): the user of a pending sign-in answerable as answerTotpStatement requires. */
+const readAnswerable = precompiled((db: Kysely<Database>, param: Param<AnswerValues>) =>
+  db
+    .selectFrom("twoFactorChallenge as c")
+    .innerJoin("user as u", "u.id", "c.userId")
+    .innerJoin("twoFactor as f", "f.userId", "c.userId")
+    .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const))
+    .where("c.id", "=", param("id"))
+    .where("c.kind", "=", "sign-in")
+    .where("c.userId", "=", param("userId"))
+    .where("c.expiresAt", ">", param("now"))
+    .where("c.attempts", "<", param("max"))
+    .where("f.secret", "=", param("sealed"))
+    .where(totpAnswerable(param))
+    .where((eb) => eb.or([eb("u.banned", "is", null), eb("u.banned", "=", dbBool(false))])),
+);
+
+/** What a TOTP code did to a pending sign-in this process knows (challengeStore.answerTotp). */
+export type TotpAnswer = { outcome: "consumed"; user: User } | { outcome: "counted"; attempts: number };
 
 /** Thrown inside acceptTotpAndConsume's SQLite transaction to roll the accepted step back. */
 class ChallengeGone extends Error {}
@@ -570,26 +727,81 @@ function challengeStore(db: Kysely<Database>, dialect: Dialect) {
 
     /**
      * A TOTP code's time step against a pending sign-in: the step spent (only a later step than the last one
-     * accepted is, which forgets the user's wrong codes) and the challenge ended, both or neither. "step-spent":
-     * the step was spent already (nothing changed); "gone": the challenge is over or used (nothing changed).
-     * One statement on PostgreSQL; on SQLite the two writes in a transaction, rolled back when the challenge is gone.
+     * accepted is, which forgets the user's wrong codes), the challenge ended and the `rows` written (the session
+     * the step opens, with its event: session/sign-in.ts's `store`), all or nothing. "step-spent": the step was spent
+     * already (nothing changed); "gone": the challenge is over or used (nothing changed). One statement on
+     * PostgreSQL; on SQLite the writes in a transaction, rolled back when the challenge is gone.
      */
-    async acceptTotpAndConsume(id: string, userId: string, step: number, now: Date): Promise<TotpOutcome> {
+    async acceptTotpAndConsume(
+      id: string,
+      userId: string,
+      step: number,
+      now: Date,
+      rows: readonly ExtraRow[] = [],
+    ): Promise<TotpOutcome> {
       const values = { id, userId, step, now: dbDate(now) };
       if (dialect === "postgres") {
-        const counts = (await acceptStepConsumeChallenge(db, dialect, values)).rows[0]!;
+        const counts = (await acceptStepConsumeChallenge(db, dialect, values, rows)).rows[0]!;
         if (Number(counts.consumed) === 1) return "consumed";
         return Number(counts.live) === 1 ? "step-spent" : "gone";
       }
       const run = async (trx: Kysely<Database>): Promise<TotpOutcome> => {
         if (Number((await acceptStep(trx, dialect, values)).numAffectedRows) !== 1) return "step-spent";
         if (Number((await deleteLiveChallenge(trx, dialect, values)).numAffectedRows) !== 1) throw new ChallengeGone();
+        await insertRows(trx, rows);
         return "consumed";
       };
       try {
         return db.isTransaction ? await run(db) : await db.transaction().execute(run);
       } catch (error) {
         if (error instanceof ChallengeGone) return "gone";
+        throw error;
+      }
+    },
+
+    /**
+     * Answers the pending sign-in `id` names with the step of a TOTP code the caller checked against `sealedSecret`
+     * (known-sign-ins.ts), when all of this holds: the challenge is the user's, live, with attempts left; their
+     * twoFactor row still holds that secret, confirmed, and (with `lockout`) is not locked; the user is not banned.
+     * Then either the step is spent (only a later one than the last accepted), the challenge ended and `rows`
+     * written (the session and its event), all or nothing: "consumed", with the user as read then; or, the step
+     * being spent already, the code is counted as an attempt: "counted", with the count. Null when any condition
+     * does not hold: nothing changed, and the caller takes the full path (which finds out why). One statement on
+     * PostgreSQL; on SQLite a transaction.
+     */
+    async answerTotp(
+      answer: { id: string; userId: string; sealedSecret: string; step: number; now: Date; max: number; lockout: boolean },
+      rows: readonly ExtraRow[],
+    ): Promise<TotpAnswer | null> {
+      const values: AnswerValues = {
+        id: answer.id,
+        userId: answer.userId,
+        sealed: answer.sealedSecret,
+        step: answer.step,
+        now: dbDate(answer.now),
+        max: answer.max,
+        lockout: answer.lockout ? 1 : 0,
+      };
+      if (dialect === "postgres") {
+        const row = (await answerTotpStatement(db, dialect, values, rows)).rows[0]!;
+        if (Number(row.consumed) === 1) return { outcome: "consumed", user: toUserFromJoined(row) };
+        return row.attempts === null ? null : { outcome: "counted", attempts: Number(row.attempts) };
+      }
+      const run = async (trx: Kysely<Database>): Promise<TotpAnswer | null> => {
+        const found = (await readAnswerable(trx, dialect, values)).rows[0];
+        if (!found) return null;
+        if (Number((await acceptStep(trx, dialect, values)).numAffectedRows) !== 1) {
+          const counted = (await reserveChallengeAttempt(trx, dialect, values)).rows[0];
+          return counted ? { outcome: "counted", attempts: Number(counted.attempts) } : null;
+        }
+        if (Number((await deleteLiveChallenge(trx, dialect, values)).numAffectedRows) !== 1) throw new ChallengeGone();
+        await insertRows(trx, rows);
+        return { outcome: "consumed", user: toUserFromJoined(found) };
+      };
+      try {
+        return db.isTransaction ? await run(db) : await db.transaction().execute(run);
+      } catch (error) {
+        if (error instanceof ChallengeGone) return null;
         throw error;
       }
     },

@@ -20,46 +20,98 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 export function TextField({ label, hint, error, labelSuffix, status, action, className, ref, ...inputProps }: TextFieldProps) {
+  const ids = useFieldIds(hint, error);
+  const control = (withAction: boolean) => (
+    <input
+      ref={ref}
+      id={ids.id}
+      className={withAction ? `${styles.input} ${styles.withAction}` : styles.input}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={ids.describedBy}
+      {...inputProps}
+    />
+  );
+  return (
+    <FieldFrame
+      ids={ids}
+      label={label}
+      labelSuffix={labelSuffix}
+      hint={hint}
+      error={error}
+      className={className}
+      after={
+        status !== undefined ? (
+          <p className={styles.status} aria-live="polite">
+            {error ? null : status}
+          </p>
+        ) : null
+      }
+    >
+      {action ? (
+        <div className={styles.control}>
+          {control(true)}
+          <div className={styles.action}>{action}</div>
+        </div>
+      ) : (
+        control(false)
+      )}
+    </FieldFrame>
+  );
+}
+
+export interface FieldIds {
+  id: string;
+  hintId: string | undefined;
+  errorId: string | undefined;
+  /** The error's and the hint's ids, for the control's aria-describedby. */
+  describedBy: string | undefined;
+}
+
+/** A field's id and those of its hint and error (when shown), which the control names in aria-describedby. */
+export function useFieldIds(hint: ReactNode, error: ReactNode): FieldIds {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(" ") || undefined;
+  return { id, hintId, errorId, describedBy: [errorId, hintId].filter(Boolean).join(" ") || undefined };
+}
 
+/**
+ * What every field draws around its control (`TextField`, `TextArea`): the label (for the control's id), the hint
+ * under it, the control, the error with its icon, then `after`.
+ */
+export function FieldFrame({
+  ids,
+  label,
+  labelSuffix,
+  hint,
+  error,
+  className,
+  after,
+  children,
+}: {
+  ids: FieldIds;
+  label: ReactNode;
+  labelSuffix?: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+  className?: string | undefined;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className={[styles.field, className ?? ""].filter(Boolean).join(" ")}>
-      <label htmlFor={id} className={styles.label}>
+      <label htmlFor={ids.id} className={styles.label}>
         {label}
         {labelSuffix ? <span className={styles.suffix}> {labelSuffix}</span> : null}
       </label>
       {hint ? (
-        <p id={hintId} className={styles.hint}>
+        <p id={ids.hintId} className={styles.hint}>
           {hint}
         </p>
       ) : null}
-      {action ? (
-        <div className={styles.control}>
-          <input
-            ref={ref}
-            id={id}
-            className={`${styles.input} ${styles.withAction}`}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
-            {...inputProps}
-          />
-          <div className={styles.action}>{action}</div>
-        </div>
-      ) : (
-        <input
-          ref={ref}
-          id={id}
-          className={styles.input}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          {...inputProps}
-        />
-      )}
+      {children}
       {error ? (
-        <p id={errorId} className={styles.error}>
+        <p id={ids.errorId} className={styles.error}>
           <svg className={styles.errorIcon} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
             <path
               fill="currentColor"
@@ -69,11 +121,7 @@ export function TextField({ label, hint, error, labelSuffix, status, action, cla
           <span>{error}</span>
         </p>
       ) : null}
-      {status !== undefined ? (
-        <p className={styles.status} aria-live="polite">
-          {error ? null : status}
-        </p>
-      ) : null}
+      {after}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { errorMessage } from "../../lib/auth-errors";
 import { mutations, queries, useQuery } from "../../lib/data";
 import { formatDate } from "../../lib/format-time";
 import { useDocumentTitle } from "../../lib/use-document-title";
+import { ApplicationsCard } from "./applications-card";
 import { BanCard } from "./ban-card";
 import { DeleteCard } from "./delete-card";
 import { FactorsCard } from "./factors-card";
@@ -26,8 +27,8 @@ import styles from "./admin-user-page.module.css";
 type Notice = { variant: "success" | "error"; text: string } | null;
 
 /**
- * One user as an administrator manages them: profile, role, ban, sessions, sign-in factors, password, impersonation,
- * deletion.
+ * One user as an administrator manages them: profile, role, ban, sessions, connected applications, sign-in factors,
+ * password, impersonation, deletion.
  */
 export function AdminUserPage() {
   const { t, i18n } = useTranslation();
@@ -134,6 +135,7 @@ export function AdminUserPage() {
       <RoleCard key={target.role ?? ""} {...cardProps} />
       {own ? null : <BanCard {...cardProps} />}
       <SessionsCard {...cardProps} sessions={sessions} />
+      <ApplicationsCard user={target} />
       <FactorsCard {...cardProps} own={own} />
       <PasswordCard {...cardProps} />
       {own ? null : (

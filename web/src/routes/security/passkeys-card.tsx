@@ -163,7 +163,14 @@ export function PasskeysCard({ hasPassword }: PasskeysCardProps) {
         message={
           <>
             {password !== null ? (
-              <div className={styles.dialogField}>
+              // A form of its own, so that Enter in the password field deletes, as the dialog's button does.
+              <form
+                className={styles.dialogField}
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  if (!busy) void confirmDelete();
+                }}
+              >
                 <p>{t("security.passkeys.deletePassword")}</p>
                 <PasswordField
                   ref={passwordRef}
@@ -174,7 +181,7 @@ export function PasskeysCard({ hasPassword }: PasskeysCardProps) {
                   value={password}
                   onChange={(event) => setPassword(event.target.value)}
                 />
-              </div>
+              </form>
             ) : null}
             {dialogError ? <Alert variant="error">{dialogError}</Alert> : null}
           </>

@@ -14,7 +14,8 @@ import { Form } from "../../components/ui/form";
 import { TextField } from "../../components/ui/text-field";
 import { authClient } from "../../lib/auth-client";
 import { errorMessage } from "../../lib/auth-errors";
-import { appPath, type SecondStepState } from "../../lib/second-step";
+import { secondStepTarget, signInAgain } from "../../lib/return-to";
+import type { SecondStepState } from "../../lib/second-step";
 import { useDocumentTitle } from "../../lib/use-document-title";
 import { useForm } from "../../lib/use-form";
 import styles from "./two-factor-page.module.css";
@@ -28,19 +29,41 @@ const ENDED = new Set(["INVALID_TWO_FACTOR_COOKIE", "TOO_MANY_ATTEMPTS_REQUEST_N
 /**
  * The second step of a sign-in (README.md, "Second factors"): a user with a second factor arrives here from any
  * first factor with a pending challenge (its cookie), answers it with a code, and goes on to `?callbackURL` (one of
- * our pages; anything else goes home). The challenge lives a few minutes; once it is over the page says to sign in
- * again. Which factors the user has comes with the navigation from our sign-in pages; a visitor sent here by the
- * service (a mailed link, a provider's callback) is offered every way and the service refuses what does not apply.
+ * our pages, or the OpenID Provider's interaction; anything else goes home). The challenge lives a few minutes; once
+ * it is over the page says to sign in again, and starting over keeps going to the same place. Which factors the user has comes with the navigation from our sign-in pages, or in `?methods` when the
+ * service sent the browser here (a mailed link, a provider's callback).
  */
+/** `?methods=` as the service writes it: the known methods it names, or none when it names none. */
+function methodsFromQuery(raw: string | null): string[] | undefined {
+  const methods = (raw ?? "").split(",").filter((m) => m === "totp" || m === "otp");
+  return methods.length ? methods : undefined;
+}
+
 export function TwoFactorPage() {
   const { t } = useTranslation();
   const location = useLocation();
   const [params] = useSearchParams();
   useDocumentTitle(t("twoFactor.title"));
   const { data, isPending } = authClient.useSession();
-  const callback = appPath(params.get("callbackURL"));
+  const callback = secondStepTarget(params.get("callbackURL"));
+  const startOver = signInAgain(callback);
+  // The session the store holds may be one the sign-in that sent the browser here has just ended: a signed-in user
+  // asked to sign in again (an application's prompt=login) whose password owes a second step. It is read afresh
+  // before the page goes on with it.
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void authClient.$session.refetch().finally(() => {
+      if (live) setSettled(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
 
-  const methods = (location.state as SecondStepState | null)?.methods;
+  // From our sign-in pages in the navigation's state; from the service's own redirect (a mailed link, a provider's
+  // callback) in `?methods=totp,otp`. Neither: every way is offered and the service refuses what does not apply.
+  const methods = (location.state as SecondStepState | null)?.methods ?? methodsFromQuery(params.get("methods"));
   const hasApp = !methods || methods.includes("totp");
   // Learnt when the service says this account has no email code (a visitor the service sent here).
   const [noEmail, setNoEmail] = useState(false);
@@ -114,7 +137,7 @@ export function TwoFactorPage() {
     form.reset({ code: "", trustDevice: form.values.trustDevice });
   }
 
-  if (isPending) return <LoadingScreen />;
+  if (isPending || !settled) return <LoadingScreen />;
   // Signed in (just now, or already when the page opened): on to where the sign-in was going.
   if (data) return <GoOn path={callback} />;
 
@@ -138,7 +161,10 @@ export function TwoFactorPage() {
     <AuthLayout
       footer={
         <>
-          {t("twoFactor.startOverLead")} <Link to="/sign-in">{t("common.backToSignIn")}</Link>
+          {t("twoFactor.startOverLead")}{" "}
+          <Link to={startOver.to} state={startOver.state}>
+            {t("common.backToSignIn")}
+          </Link>
         </>
       }
     >
@@ -152,7 +178,7 @@ export function TwoFactorPage() {
           <Alert variant="error" title={t("twoFactor.expiredTitle")} focusable>
             {ended}
           </Alert>
-          <ButtonLink to="/sign-in" fullWidth>
+          <ButtonLink to={startOver.to} state={startOver.state} fullWidth>
             {t("common.signIn")}
           </ButtonLink>
         </>
