@@ -5,7 +5,7 @@ import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { LANGUAGE_STORAGE_KEY } from "../web/src/i18n/languages.js";
 import { signUpWithSession } from "./helpers/api.js";
-import { ARTIFACTS, launchBrowser, pageOpener, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
+import { ARTIFACTS, launchBrowser, nextFrames, pageOpener, screenshotBothSizes, VIEWPORTS } from "./helpers/browser.js";
 import { fill, heading, headingIs, look, signIn, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
@@ -86,7 +86,7 @@ async function expectBannerInView(
   for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
     await page.setViewportSize(viewport);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await nextFrames(page);
     expect(await inWindow(banner), `banner at ${viewport.width} px`).toBe(true);
     expect(await inWindow(stop), `stop button at ${viewport.width} px`).toBe(true);
     if (name) {

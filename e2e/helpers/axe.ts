@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
+import { withDeadline } from "./browser.js";
 
 /** axe-core's browser bundle, read once. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -18,9 +19,9 @@ export interface AxeViolation {
  * Content-Security-Policy refuses injected scripts, and evaluate runs outside it.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  const loaded = await page.evaluate(() => "axe" in window);
-  if (!loaded) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
+  const loaded = await withDeadline(page.evaluate(() => "axe" in window), 30_000, "axe-core: is it loaded");
+  if (!loaded) await withDeadline(page.evaluate(AXE_SOURCE), 30_000, "axe-core: loading it");
+  const run = page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;
     interface AxeResults {
       violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
@@ -35,6 +36,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       targets: violation.nodes.map((node) => node.target.map(String).join(" ")),
     }));
   });
+  return withDeadline(run, 30_000, `axe-core on ${page.url()}`);
 }
 
 /** Fails with axe-core's findings, one line each, when the page shows any violation. */

@@ -28,19 +28,54 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
+ * Waits until the page has drawn two more frames (layout settled, a transition started), or 1 s at most: a page
+ * headless Chromium is not drawing (one behind another window) runs no requestAnimationFrame callback, and a wait
+ * on one alone would never end (page.evaluate has no timeout).
+ */
+export async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        const fallback = setTimeout(done, 1_000);
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            clearTimeout(fallback);
+            done();
+          }),
+        );
+      }),
+  );
+}
+
+/**
+ * Gives `work` (a page.evaluate, which has no timeout of its own) `ms` to finish, and fails naming `what` when it
+ * does not, so a page that stopped answering fails its step instead of hanging the journey until its timeout.
+ */
+export async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Saves full-page screenshots of what the page shows now, at desktop and phone sizes, as
  * e2e/artifacts/<name>-desktop.png and <name>-phone.png; the page is left at desktop size.
  */
 export async function screenshotBothSizes(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  await page.bringToFront();
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     // From the top (a sticky header would otherwise be drawn mid-page), once layout has settled and any
     // focus ring or transition has finished.
-    await page.evaluate(() => {
-      window.scrollTo(0, 0);
-      return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-    });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await nextFrames(page);
     await page.screenshot({ path: join(ARTIFACTS, `${name}-${size}.png`), fullPage: true, animations: "disabled" });
   }
   await page.setViewportSize(VIEWPORTS.desktop);

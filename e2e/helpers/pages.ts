@@ -4,7 +4,7 @@ import type { Locator, Page } from "playwright-core";
 import type { ReceivedMail } from "../../server/test/helpers/smtp.js";
 import { en, type Messages } from "../../web/src/i18n/en.js";
 import { expectNoAxeViolations } from "./axe.js";
-import { ARTIFACTS, screenshotBothSizes, VIEWPORTS } from "./browser.js";
+import { ARTIFACTS, nextFrames, screenshotBothSizes, VIEWPORTS } from "./browser.js";
 
 /**
  * What every journey reads and does on a page, by role and label as a visitor would: the steps the journeys
@@ -53,9 +53,10 @@ export async function photograph(part: Locator, name: string, check?: () => Prom
   const page = part.page();
   const isHeader = await part.evaluate((element) => element.tagName === "HEADER");
   mkdirSync(ARTIFACTS, { recursive: true });
+  await page.bringToFront();
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await nextFrames(page);
     // The sticky header would otherwise cover the top of a part scrolled up to it.
     const style = isHeader ? undefined : "header:has(~ main) { position: static !important; }";
     await part.screenshot({ path: join(ARTIFACTS, `${name}-${size}.png`), animations: "disabled", style });
