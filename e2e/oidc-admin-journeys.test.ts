@@ -127,7 +127,7 @@ describe("applications (administrators)", () => {
       await admin.getByRole("button", { name: a.form.submit, exact: true }).click();
 
       // The secret, once, beside the client ID.
-      const secretText = admin.getByLabel(a.secret.label);
+      const secretText = admin.getByLabel(a.secret.label, { exact: true });
       await secretText.waitFor();
       secret = (await secretText.textContent())!.trim();
       expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -186,7 +186,9 @@ describe("applications (administrators)", () => {
       await admin.getByRole("button", { name: a.client.rotate }).click();
       const dialog = admin.getByRole("dialog", { name: a.client.rotateQuestion });
       await dialog.getByRole("button", { name: a.client.rotateConfirm }).click();
-      const secretText = admin.getByLabel(a.secret.label);
+      // The question's own label says "client secret" too: the secret is read once the question has gone.
+      await dialog.waitFor({ state: "detached" });
+      const secretText = admin.getByLabel(a.secret.label, { exact: true });
       await secretText.waitFor();
       const rotated = (await secretText.textContent())!.trim();
       expect(rotated).not.toBe(secret);

@@ -98,7 +98,7 @@ describe("webhooks (administrators)", () => {
       await admin.getByRole("button", { name: w.create.submit, exact: true }).click();
 
       // The secret, once.
-      const secretText = admin.getByLabel(w.secret.label);
+      const secretText = admin.getByLabel(w.secret.label, { exact: true });
       await secretText.waitFor();
       const secret = (await secretText.textContent())!.trim();
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
