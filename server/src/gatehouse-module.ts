@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Kysely } from "kysely";
 import type { Config } from "./config/index.js";
 import type { z } from "zod";
-import type { Endpoint } from "./http/endpoint.js";
+import type { Endpoint, EndpointContext } from "./http/endpoint.js";
 import type { Dialect } from "./storage/database.js";
 import type { SchemaSpec, TableAdditions } from "./storage/expected-schema.js";
 import type { CoreRepositories, Transactional } from "./storage/index.js";
@@ -69,6 +69,12 @@ export interface GatehouseModule<
     reason: CredentialsResetReason,
     config: Config,
   ): Promise<void>;
+  /**
+   * Runs when a browser signs out (POST /sign-out), whether or not it still held a session, after the session's
+   * cookies are cleared: the module drops what that browser holds of its own (a pending sign-in's cookie and its
+   * row), so that nothing begun before the sign-out can be finished after it.
+   */
+  onSignOut?(ctx: EndpointContext): Promise<void>;
   /**
    * Paths the module answers outside the router (ModuleMount), made once by createGatehouse when the configuration
    * turns the module on.

@@ -367,6 +367,25 @@ describe.each(DIALECTS)("second factors on %s", (dialect) => {
       expect((await c.post("/two-factor/verify-totp", { code: "123456" })).body.code).toBe("INVALID_TWO_FACTOR_COOKIE");
     });
 
+    it("ends a pending second step when the browser signs out: its cookie expires, its row goes, and a kept cookie is refused", async () => {
+      const { email, secret } = await enrolled();
+      const c = await pending(email);
+      const kept = c.cookie(PENDING)!;
+      const id = tokenHash(decodeURIComponent(kept).split(".")[0]!);
+      expect(await db().selectFrom("twoFactorChallenge").select("id").where("id", "=", id).executeTakeFirst()).toBeDefined();
+      const out = await c.post("/sign-out", {});
+      expect(out.status, out.text).toBe(200);
+      expect(out.setCookies.some((line) => line.startsWith(`${PENDING}=;`) && /Max-Age=0/.test(line))).toBe(true);
+      expect(c.cookie(PENDING)).toBeUndefined();
+      expect(await db().selectFrom("twoFactorChallenge").select("id").where("id", "=", id).executeTakeFirst()).toBeUndefined();
+      // A client that kept the cookie gets no session with the right code.
+      c.jar.set(PENDING, kept);
+      const late = await c.post("/two-factor/verify-totp", { code: code(secret) });
+      expect(late.status).toBe(401);
+      expect(late.body.code).toBe("INVALID_TWO_FACTOR_COOKIE");
+      expect(c.cookie(SESSION)).toBeUndefined();
+    });
+
     it("counts a right code with the wrong ones sent at the same moment: it gets through only within the attempts left", async () => {
       const { email, userId, secret } = await enrolled();
       const c = await pending(email);

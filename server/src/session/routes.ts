@@ -58,6 +58,8 @@ export const signOut = defineEndpoint({
       });
     }
     ctx.runtime.sessions.clearSessionCookies(ctx);
+    // What a module keeps for this browser (a pending second step) ends with the sign-out too.
+    for (const module of ctx.runtime.modules) await module.onSignOut?.(ctx);
     return { success: true };
   },
 });

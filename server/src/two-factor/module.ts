@@ -1,9 +1,12 @@
 import { defineModule } from "../gatehouse-module.js";
+import { expirePendingCookie, pendingToken } from "./cookies.js";
 import { disableTwoFactor, enableTwoFactor, generateBackupCodes, getTotpUri } from "./enrolment-routes.js";
 import { forgetTrustedDevices, getFactors } from "./factor-routes.js";
 import { TWO_FACTOR_MESSAGES } from "./messages.js";
 import * as twoFactorTables from "./migrations/0010-two-factor.js";
+import { forgetSignIn } from "./known-sign-ins.js";
 import { TWO_FACTOR_MODULE } from "./policy.js";
+import { tokenHash } from "./secrets.js";
 import { twoFactorRepositories } from "./store/index.js";
 import { TWO_FACTOR_TABLE_SPECS } from "./tables.js";
 import { sendOtp, verifyBackupCode, verifyOtp, verifyTotp } from "./verify-routes.js";
@@ -44,5 +47,19 @@ export const twoFactorModule = defineModule({
     }
     await stores.trustedDevices.deleteUserTrustedDevices(userId);
     await stores.twoFactorChallenges.deleteUserChallenges(userId);
+  },
+  /**
+   * A browser signing out while a sign-in waits for its second step (the password given, the code not yet): the
+   * pending step ends with its cookie, so nobody at that browser can finish it with a code afterwards. The
+   * browser's trusted-device cookie stays (it is no sign-in; "sign out everywhere" or a new password ends it).
+   */
+  async onSignOut(ctx) {
+    const { runtime } = ctx;
+    const token = pendingToken(ctx, runtime.config);
+    expirePendingCookie(ctx, runtime.config);
+    if (token === null) return;
+    const id = tokenHash(token);
+    forgetSignIn(runtime, id);
+    await runtime.stores.twoFactorChallenges.deleteChallenge(id);
   },
 });
