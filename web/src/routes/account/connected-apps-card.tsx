@@ -1,6 +1,7 @@
 import type { AuthError, OidcGrant } from "@gatehouse/client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AppMark } from "../../components/app-mark";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -81,13 +82,7 @@ export function ConnectedAppsCard({ id }: { id?: string }) {
             const name = appName(grant);
             return (
               <li key={grant.clientId} className={list.row}>
-                {grant.logoUri ? (
-                  <img className={styles.logo} src={grant.logoUri} alt="" />
-                ) : (
-                  <span className={styles.mark} aria-hidden="true">
-                    {Array.from(name)[0]?.toUpperCase()}
-                  </span>
-                )}
+                <AppMark name={name} logoUri={grant.logoUri} />
                 <div className={styles.text}>
                   <p className={styles.name}>{name}</p>
                   <p className={styles.detail}>{grant.scopes.map((scope) => scopeText(t, scope)).join(" · ")}</p>

@@ -2,6 +2,7 @@ import type { OidcGrant } from "@gatehouse/client";
 import { useState } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { AppMark } from "../../components/app-mark";
 import { CardListState } from "../../components/card-list-state";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
@@ -73,13 +74,7 @@ export function ApplicationsCard({ user }: { user: { id: string; name: string } 
             const name = appName(grant);
             return (
               <li key={grant.clientId} className={styles.row}>
-                {grant.logoUri ? (
-                  <img className={styles.logo} src={grant.logoUri} alt="" />
-                ) : (
-                  <span className={styles.mark} aria-hidden="true">
-                    {Array.from(name)[0]?.toUpperCase()}
-                  </span>
-                )}
+                <AppMark name={name} logoUri={grant.logoUri} />
                 <div className={styles.text}>
                   <Link className={styles.name} to={`/admin/applications/${encodeURIComponent(grant.clientId)}`}>
                     {name}
