@@ -482,6 +482,11 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect(issued.length).toBeLessThanOrEqual(1);
     expect(bodies.filter((b) => b.error === "invalid_grant").length).toBeGreaterThanOrEqual(5);
     for (const b of issued) expect((await userinfo(b.access_token!)).status).toBe(401);
+    // The revocation's security event, written in the revocation's transaction by a request that lost the race.
+    const events = (await browser.get("/list-security-events?type=oidc_grant.*")).body.events as { type: string; data: Record<string, unknown> }[];
+    const revoked = events.filter((e) => e.type === "oidc_grant.revoked");
+    expect(revoked.length).toBeGreaterThanOrEqual(1);
+    for (const e of revoked) expect(e.data).toEqual({ clientId: "first-party", reason: "replay" });
   });
 
   it("requires PKCE: no challenge, a missing verifier, a wrong verifier are refused", async () => {

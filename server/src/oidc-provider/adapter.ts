@@ -1,6 +1,7 @@
 import { engineMetadata, registeredClient } from "./clients.js";
 import type { OidcErrorClass } from "./engine-types.js";
 import { tokenKey } from "./secrets.js";
+import type { ExtraRow } from "../storage/extra-rows.js";
 import type { OidcClient, OidcRepositories, StoredPayload } from "./store/index.js";
 
 /**
@@ -74,6 +75,8 @@ export interface RevokedGrant {
   grantId: string;
   accountId: string | null;
   clientId: string | null;
+  /** Its security event was written with the revocation (AdapterDeps.revokedGrantRows), in the same transaction. */
+  eventWritten?: boolean;
 }
 
 export interface AdapterDeps {
@@ -86,6 +89,11 @@ export interface AdapterDeps {
   onClientRegistered?(client: OidcClient): void;
   /** Called when a grant is destroyed (oidc-provider's revocation of a replayed code's or refresh token's grant). */
   onGrantDestroyed?(revoked: RevokedGrant): void;
+  /**
+   * The rows to write with a grant revoked for a replay (its oidc_grant.revoked event, from the request that
+   * revokes it), in the revocation's transaction: the event exists if and only if the revocation was committed.
+   */
+  revokedGrantRows?(revoked: RevokedGrant): readonly ExtraRow[];
   /** Where the token endpoint's new rows wait for its response (absent: written at once). */
   issued?: IssuedTokens;
 }
@@ -174,16 +182,29 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
         // Used already (a concurrent request won): the code or token was presented twice, so everything issued
         // under its grant goes, and this request fails as a replay.
         const grantId = await stores.oidcPayloads.grantIdOf(key);
-        const owner = grantId ? await stores.oidcPayloads.grantOwner(grantId) : null;
-        if (grantId) await stores.oidcPayloads.deleteGrantAndTokens(grantId);
         const error = new deps.InvalidGrant(`${model === "AuthorizationCode" ? "authorization code" : "refresh token"} already used`);
-        if (grantId) Object.assign(error, { revokedGrant: { grantId, accountId: owner?.accountId ?? null, clientId: owner?.clientId ?? null } });
+        if (grantId) {
+          const owner = await stores.oidcPayloads.grantOwner(grantId);
+          const revoked: RevokedGrant = { grantId, accountId: owner?.accountId ?? null, clientId: owner?.clientId ?? null };
+          const rows = deps.revokedGrantRows?.(revoked) ?? [];
+          await stores.oidcPayloads.deleteGrantAndTokens(grantId, rows);
+          Object.assign(error, { revokedGrant: { ...revoked, eventWritten: rows.length > 0 } });
+        }
         throw error;
       },
       async destroy(id) {
+        // A grant oidc-provider revokes (a replayed code or refresh token: service.ts revokeGrantPolicy) goes with
+        // its security event, in one transaction; oidc-provider deletes its tokens beside it, each kind in a
+        // statement of its own (the same rows in one transaction here could deadlock with those on PostgreSQL).
         const owner = model === "Grant" && deps.onGrantDestroyed ? await stores.oidcPayloads.grantOwner(id) : null;
-        await stores.oidcPayloads.deletePayload(keyOf(id));
-        if (owner) deps.onGrantDestroyed!({ grantId: id, ...owner });
+        if (!owner) {
+          await stores.oidcPayloads.deletePayload(keyOf(id));
+          return;
+        }
+        const revoked: RevokedGrant = { grantId: id, ...owner };
+        const rows = deps.revokedGrantRows?.(revoked) ?? [];
+        await stores.oidcPayloads.deletePayload(keyOf(id), rows);
+        deps.onGrantDestroyed!({ ...revoked, eventWritten: rows.length > 0 });
       },
       async revokeByGrantId(grantId) {
         await stores.oidcPayloads.deleteByGrantId(model, grantId);

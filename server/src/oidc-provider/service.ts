@@ -1,7 +1,8 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { STANDARD_SCOPES } from "../config/oidc-provider-options.js";
 import { isBanned } from "../credentials/rules.js";
-import { buildEventRow, eventInsert, type EventSource } from "../events/emit.js";
+import { buildEventRow, eventInsert, type EventFields, type EventSource } from "../events/emit.js";
 import type { EventData } from "../events/types.js";
 import { parseCookies, serializeCookie } from "../http/cookies.js";
 import { renderErrorPage } from "../http/error-page.js";
@@ -86,13 +87,17 @@ async function reportReplays(runtime: Runtime, ctx: EngineContext, grants: Revok
   const source = eventSource(runtime, ctx);
   for (const grant of grants) {
     runtime.logger.warn({ grantId: grant.grantId, userId: grant.accountId, clientId: grant.clientId }, "OpenID grant revoked: a code or refresh token was used twice");
-    await emitOidcEvent(runtime.stores, source, "oidc_grant.revoked", {
-      userId: grant.accountId,
-      actorId: null,
-      data: { clientId: grant.clientId ?? "", reason: "replay" },
-    });
+    // Written with the revocation when the adapter saw it (replayEvent); otherwise (a grant already gone) now.
+    if (!grant.eventWritten) await emitOidcEvent(runtime.stores, source, "oidc_grant.revoked", replayEvent(grant));
   }
 }
+
+/** The security event of a grant revoked because one of its codes or refresh tokens was used twice. */
+const replayEvent = (grant: RevokedGrant): EventFields<"oidc_grant.revoked"> => ({
+  userId: grant.accountId,
+  actorId: null,
+  data: { clientId: grant.clientId ?? "", reason: "replay" },
+});
 
 type GrantType = EventData<"oidc_token.issued">["grantType"];
 const GRANT_TYPES: ReadonlySet<string> = new Set<GrantType>(["authorization_code", "refresh_token", "client_credentials"]);
@@ -327,6 +332,8 @@ export class OidcService {
 
     // The token endpoint's new rows, until its response is built (below).
     const issued = new IssuedTokens();
+    // The request being answered, for the adapter (which oidc-provider calls without it).
+    const requests = new AsyncLocalStorage<EngineContext>();
     const configuration: Record<string, unknown> = {
       adapter: adapterFactory({
         stores,
@@ -336,6 +343,11 @@ export class OidcService {
         findStoredClient: (id) => stores.oidcClients.findClient(id),
         onClientRegistered: (client) =>
           runtime.logger.info({ clientId: client.clientId, source: "registration" }, "OpenID client registered"),
+        // The event of a grant revoked for a replay, from the request revoking it, written with the revocation.
+        revokedGrantRows: (revoked) => {
+          const ctx = requests.getStore();
+          return ctx ? eventInsert(stores, buildEventRow(eventSource(runtime, ctx), "oidc_grant.revoked", replayEvent(revoked))) : [];
+        },
         onGrantDestroyed: (revoked) => {
           if (recentlyDestroyed.size >= 1000) recentlyDestroyed.clear();
           recentlyDestroyed.set(revoked.grantId, revoked);
@@ -562,7 +574,8 @@ export class OidcService {
       const tokenRequest = ctx.path === paths.token;
       let held: StoredPayload[] = [];
       try {
-        await next();
+        // The request, for what the adapter writes with it (a revoked grant's security event).
+        await requests.run(ctx, next);
       } finally {
         // The rows the adapter held for this response's tokens (every token it saves is named in the context).
         if (tokenRequest && ctx.oidc) {

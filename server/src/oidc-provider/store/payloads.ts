@@ -135,6 +135,16 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
     db.updateTable("oidcPayload").set({ consumedAt: v("now") }).where("key", "=", v("key")).where("consumedAt", "is", null),
   );
 
+  /** A change and the rows written with it (its security event): both or neither, in one transaction. */
+  const withRows = async <T>(extraRows: readonly ExtraRow[], change: (conn: Kysely<any>) => Promise<T>): Promise<T> => {
+    const run = async (conn: Kysely<any>) => {
+      const result = await change(conn);
+      for (const group of groupsOf(extraRows)) await conn.executeQuery(compiledInsert(conn, dialect, [group]));
+      return result;
+    };
+    return extraRows.length === 0 || db.isTransaction ? run(db) : db.transaction().execute(run);
+  };
+
   return {
     /** The entity, unless it has expired. */
     async findPayload(key: string, now: Date): Promise<StoredPayload | null> {
@@ -194,8 +204,9 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
       return row?.grantId ?? null;
     },
 
-    async deletePayload(key: string): Promise<void> {
-      await db.deleteFrom("oidcPayload").where("key", "=", key).execute();
+    /** One entity; `extraRows` (a grant's revocation event) are written in the same transaction. */
+    async deletePayload(key: string, extraRows: readonly ExtraRow[] = []): Promise<void> {
+      await withRows(extraRows, (conn) => conn.deleteFrom("oidcPayload").where("key", "=", key).execute());
     },
 
     /** The entities of one kind issued under a grant (oidc-provider's revokeByGrantId). */
@@ -213,12 +224,17 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
       return row ? { accountId: row.accountId ?? null, clientId: row.clientId ?? null } : null;
     },
 
-    /** A grant and everything issued under it, in one statement; answers the rows deleted. */
-    async deleteGrantAndTokens(grantId: string): Promise<number> {
-      const result = await db
-        .deleteFrom("oidcPayload")
-        .where((eb) => eb.or([eb("grantId", "=", grantId), eb("key", "=", `Grant:${grantId}`)]))
-        .executeTakeFirst();
+    /**
+     * A grant and everything issued under it, in one statement; answers the rows deleted. `extraRows` (the
+     * revocation's security event) are written in the same transaction.
+     */
+    async deleteGrantAndTokens(grantId: string, extraRows: readonly ExtraRow[] = []): Promise<number> {
+      const result = await withRows(extraRows, (conn) =>
+        conn
+          .deleteFrom("oidcPayload")
+          .where((eb) => eb.or([eb("grantId", "=", grantId), eb("key", "=", `Grant:${grantId}`)]))
+          .executeTakeFirst(),
+      );
       return Number(result.numDeletedRows);
     },
 
