@@ -1120,6 +1120,53 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect(await rows()).toHaveLength(1);
   });
 
+  it("writes a replay's grant revocation and its event together: refused by the database, the grant stays; accepted, both are kept", async () => {
+    const db = server.gatehouse.database.db;
+    const { browser, user } = await signedIn();
+    const { code, verifier } = await codeFor(firstParty, browser);
+    const auth = { id: "first-party", secret: FIRST_PARTY_SECRET };
+    const body = { grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier };
+    const first = await tokenRequest(body, auth);
+    expect(first.status).toBe(200);
+    const grantRows = () =>
+      db
+        .selectFrom("oidcPayload" as never)
+        .select("key" as never)
+        .where("accountId" as never, "=", user.id as never)
+        .where("model" as never, "=", "Grant" as never)
+        .execute();
+    const revokedEvents = async () =>
+      (await server.gatehouse.runtime.stores.events.list({ types: ["oidc_grant.revoked"] }, 200)).filter((e) => e.userId === user.id);
+    expect(await grantRows()).toHaveLength(1);
+    // The event's insert refused by the database for this user: the grant's deletion was in its transaction.
+    if (dialect === "sqlite") {
+      await sql`create trigger replay_event before insert on event when new.type = 'oidc_grant.revoked' and new.userId = ${sql.lit(user.id)} begin select raise(abort, 'replay event refused'); end`.execute(db);
+    } else {
+      await sql`create function replay_event() returns trigger language plpgsql as $$ begin if new.type = 'oidc_grant.revoked' and new."userId" = ${sql.lit(user.id)} then raise exception 'replay event refused'; end if; return new; end $$`.execute(db);
+      await sql`create trigger replay_event before insert on event for each row execute function replay_event()`.execute(db);
+    }
+    try {
+      const refused = await tokenRequest(body, auth);
+      expect(refused.status).toBe(500);
+      expect(await grantRows()).toHaveLength(1);
+      expect(await revokedEvents()).toEqual([]);
+      // The tokens issued under it are gone all the same: oidc-provider deletes them in statements of their own.
+      const { access_token } = (await first.json()) as { access_token: string };
+      expect((await userinfo(access_token)).status).toBe(401);
+    } finally {
+      await sql`drop trigger replay_event${sql.raw(dialect === "postgres" ? " on event" : "")}`.execute(db);
+      if (dialect === "postgres") await sql`drop function replay_event()`.execute(db);
+    }
+    // Accepted: a new code under the same grant, exchanged, then replayed: the grant goes, with one event.
+    const again = await codeFor(firstParty, browser);
+    const next = { grant_type: "authorization_code", code: again.code, redirect_uri: REDIRECT, code_verifier: again.verifier };
+    expect((await tokenRequest(next, auth)).status).toBe(200);
+    const replay = await tokenRequest(next, auth);
+    expect(replay.status).toBe(400);
+    expect(await grantRows()).toEqual([]);
+    expect((await revokedEvents()).map((e) => e.data)).toEqual([{ clientId: "first-party", reason: "replay" }]);
+  });
+
   it("answers through the web-standard handler too (the library mounted in another framework)", async () => {
     const discovery = await server.gatehouse.handler(new Request(`${server.url}/.well-known/openid-configuration`));
     expect(discovery.status).toBe(200);
