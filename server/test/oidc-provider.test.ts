@@ -1167,6 +1167,44 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect((await revokedEvents()).map((e) => e.data)).toEqual([{ clientId: "first-party", reason: "replay" }]);
   });
 
+  it("writes a client's revocation of a token and its event together: refused by the database, the token still works; accepted, both are kept", async () => {
+    const db = server.gatehouse.database.db;
+    const { browser, user } = await signedIn();
+    const { code, verifier } = await codeFor(firstParty, browser);
+    const auth = { id: "first-party", secret: FIRST_PARTY_SECRET };
+    const exchanged = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: REDIRECT, code_verifier: verifier }, auth);
+    expect(exchanged.status).toBe(200);
+    const { access_token } = (await exchanged.json()) as { access_token: string };
+    const revoke = () =>
+      fetch(`${server.url}/api/auth/oauth2/revoke`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${auth.id}:${auth.secret}`).toString("base64")}`,
+        },
+        body: new URLSearchParams({ token: access_token, token_type_hint: "access_token" }),
+      });
+    const revokedEvents = async () =>
+      (await server.gatehouse.runtime.stores.events.list({ types: ["oidc_token.revoked"] }, 200)).filter((e) => e.userId === user.id);
+    if (dialect === "sqlite") {
+      await sql`create trigger revoke_event before insert on event when new.type = 'oidc_token.revoked' and new.userId = ${sql.lit(user.id)} begin select raise(abort, 'revocation event refused'); end`.execute(db);
+    } else {
+      await sql`create function revoke_event() returns trigger language plpgsql as $$ begin if new.type = 'oidc_token.revoked' and new."userId" = ${sql.lit(user.id)} then raise exception 'revocation event refused'; end if; return new; end $$`.execute(db);
+      await sql`create trigger revoke_event before insert on event for each row execute function revoke_event()`.execute(db);
+    }
+    try {
+      expect((await revoke()).status).toBe(500);
+      expect((await userinfo(access_token)).status).toBe(200);
+      expect(await revokedEvents()).toEqual([]);
+    } finally {
+      await sql`drop trigger revoke_event${sql.raw(dialect === "postgres" ? " on event" : "")}`.execute(db);
+      if (dialect === "postgres") await sql`drop function revoke_event()`.execute(db);
+    }
+    expect((await revoke()).status).toBe(200);
+    expect((await userinfo(access_token)).status).toBe(401);
+    expect((await revokedEvents()).map((e) => e.data)).toEqual([{ clientId: "first-party", kind: "access_token" }]);
+  });
+
   it("answers through the web-standard handler too (the library mounted in another framework)", async () => {
     const discovery = await server.gatehouse.handler(new Request(`${server.url}/.well-known/openid-configuration`));
     expect(discovery.status).toBe(200);

@@ -94,6 +94,8 @@ export interface AdapterDeps {
    * revokes it), in the revocation's transaction: the event exists if and only if the revocation was committed.
    */
   revokedGrantRows?(revoked: RevokedGrant): readonly ExtraRow[];
+  /** The rows to write with a token deleted by a client's revocation (its oidc_token.revoked event), by token id. */
+  revokedTokenRows?(id: string): readonly ExtraRow[];
   /** Where the token endpoint's new rows wait for its response (absent: written at once). */
   issued?: IssuedTokens;
 }
@@ -198,7 +200,8 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
         // statement of its own (the same rows in one transaction here could deadlock with those on PostgreSQL).
         const owner = model === "Grant" && deps.onGrantDestroyed ? await stores.oidcPayloads.grantOwner(id) : null;
         if (!owner) {
-          await stores.oidcPayloads.deletePayload(keyOf(id));
+          // A client revoking one of its tokens: the token goes with its security event, in one transaction.
+          await stores.oidcPayloads.deletePayload(keyOf(id), (hashed && deps.revokedTokenRows?.(id)) || []);
           return;
         }
         const revoked: RevokedGrant = { grantId: id, ...owner };

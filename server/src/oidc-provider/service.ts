@@ -134,19 +134,35 @@ async function commitTokenResponse(runtime: Runtime, ctx: EngineContext, rows: S
   await stores.oidcPayloads.insertTokens(rows, eventInsert(stores, event));
 }
 
-/** The security event of a client's revocation (RFC 7009) of one of its tokens, once it is gone. */
-async function reportRevocation(runtime: Runtime, ctx: EngineContext): Promise<void> {
-  if (ctx.status !== 200) return;
+/**
+ * The token a client's revocation (RFC 7009) names, when it is the client's own: oidc-provider names the token in
+ * the context before checking it is the client's and destroying it; a token of another client is refused (400), an
+ * unknown one answered 200 without a name.
+ */
+function revokedToken(ctx: EngineContext): EngineToken | undefined {
   const { entities } = ctx.oidc;
   const token = entities.RefreshToken ?? entities.AccessToken ?? entities.ClientCredentials;
-  // oidc-provider names the token in the context before checking it is the client's and destroying it; a token
-  // of another client is refused (400), an unknown one answered 200 without a name.
-  if (!token || token.clientId !== ctx.oidc.client?.clientId) return;
-  await emitOidcEvent(runtime.stores, eventSource(runtime, ctx), "oidc_token.revoked", {
-    userId: token.accountId ?? null,
-    actorId: null,
-    data: { clientId: token.clientId ?? "", kind: token.kind === "RefreshToken" ? "refresh_token" : "access_token" },
-  });
+  return token && token.clientId === ctx.oidc.client?.clientId ? token : undefined;
+}
+
+const revocationEvent = (token: EngineToken): EventFields<"oidc_token.revoked"> => ({
+  userId: token.accountId ?? null,
+  actorId: null,
+  data: { clientId: token.clientId ?? "", kind: token.kind === "RefreshToken" ? "refresh_token" : "access_token" },
+});
+
+/** Marks a revocation whose event the adapter wrote with the token's deletion. */
+const REVOCATION_WRITTEN = Symbol("revocation event written");
+
+/**
+ * The security event of a client's revocation, once the token is gone, unless the adapter wrote it with the
+ * deletion (a stored token: revokedTokenRows below); a token already gone, say.
+ */
+async function reportRevocation(runtime: Runtime, ctx: EngineContext): Promise<void> {
+  if (ctx.status !== 200 || (ctx as EngineContext & { [REVOCATION_WRITTEN]?: boolean })[REVOCATION_WRITTEN]) return;
+  const token = revokedToken(ctx);
+  if (!token) return;
+  await emitOidcEvent(runtime.stores, eventSource(runtime, ctx), "oidc_token.revoked", revocationEvent(token));
 }
 
 /** Marks a request whose failure was the database or Redis being unreachable. */
@@ -347,6 +363,15 @@ export class OidcService {
         revokedGrantRows: (revoked) => {
           const ctx = requests.getStore();
           return ctx ? eventInsert(stores, buildEventRow(eventSource(runtime, ctx), "oidc_grant.revoked", replayEvent(revoked))) : [];
+        },
+        // A client's revocation of one of its stored tokens: its event, from that request, written with the deletion.
+        revokedTokenRows: (id) => {
+          const ctx = requests.getStore();
+          if (ctx?.oidc?.route !== "revocation") return [];
+          const token = revokedToken(ctx);
+          if (!token || token.jti !== id) return [];
+          (ctx as EngineContext & { [REVOCATION_WRITTEN]?: boolean })[REVOCATION_WRITTEN] = true;
+          return eventInsert(stores, buildEventRow(eventSource(runtime, ctx), "oidc_token.revoked", revocationEvent(token)));
         },
         onGrantDestroyed: (revoked) => {
           if (recentlyDestroyed.size >= 1000) recentlyDestroyed.clear();
