@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as oidc from "openid-client";
-import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
@@ -9,6 +8,7 @@ import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browse
 import { signUpWithSession } from "./helpers/api.js";
 import { heading, headingIs, person, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
+import { authenticatorApp, freshCode } from "./helpers/totp.js";
 
 /**
  * Gatehouse as the OpenID Provider of another application (#16), in a real browser: a small relying party served
@@ -235,7 +235,7 @@ describe("OpenID Provider journeys", () => {
     const bea = await signUpWithSession(service.url, BEA);
     // An authenticator app, turned on over the API as the security page would (enable with the password, then a code).
     const { totpURI, backupCodes } = await bea.call<{ totpURI: string; backupCodes: string[] }>("/two-factor/enable", { password: BEA.password });
-    const app = new TOTP({ secret: Secret.fromBase32(new URL(totpURI).searchParams.get("secret")!), digits: 6, period: 30, algorithm: "SHA1" });
+    const app = authenticatorApp(new URL(totpURI).searchParams.get("secret")!);
     const used = new Set<number>();
     await bea.call("/two-factor/verify-totp", { code: await freshCode(app, used) });
 
@@ -299,25 +299,3 @@ describe("OpenID Provider journeys", () => {
     expect(renewed.amr).toEqual(["pwd", "otp", "mfa"]);
   }, JOURNEY_TIMEOUT);
 });
-
-/**
- * A code of the app the service takes now (as e2e/second-factor-journeys.test.ts): it accepts the steps next to
- * the current one, each once and only after the last it accepted. So the first step after every `used` one within
- * a step of now, waiting for the clock to move on when there is none yet.
- */
-async function freshCode(app: TOTP, used: Set<number>): Promise<string> {
-  const last = Math.max(-1, ...used);
-  for (;;) {
-    const seconds = Date.now() / 1000;
-    const now = Math.floor(seconds / app.period);
-    // The step before now only while the service cannot reach the step after now before the code arrives (a page
-    // fills it in, then submits: allow it 10 s); now and the step after are good whenever it arrives within 30 s.
-    const early = seconds - now * app.period < app.period - 10 ? [now - 1] : [];
-    const step = [...early, now, now + 1].find((candidate) => candidate > last);
-    if (step !== undefined) {
-      used.add(step);
-      return app.generate({ timestamp: step * app.period * 1000 });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}

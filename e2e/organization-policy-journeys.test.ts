@@ -1,4 +1,3 @@
-import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
@@ -6,6 +5,7 @@ import { signUpWithSession, type ApiSession } from "./helpers/api.js";
 import { launchBrowser, pageOpener } from "./helpers/browser.js";
 import { fill, headingIs, look, openOrganization, person, signIn } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
+import { authenticatorApp, freshCode } from "./helpers/totp.js";
 
 /**
  * Issue #15 item 8 in Chromium (README "Organization policy and administrators"): an owner turns on two-step sign-in
@@ -37,24 +37,6 @@ afterAll(async () => {
   await service?.close();
 });
 
-/** A code of the authenticator app for `setupKey`, at a time step after every one used before (each is good once). */
-async function freshCode(setupKey: string, used: Set<number>): Promise<string> {
-  const app = new TOTP({ secret: Secret.fromBase32(setupKey), digits: 6, period: 30, algorithm: "SHA1" });
-  const last = Math.max(-1, ...used);
-  for (;;) {
-    const seconds = Date.now() / 1000;
-    const now = Math.floor(seconds / app.period);
-    // The step before now only while the service cannot reach the step after now before the code arrives (a page
-    // fills it in, then submits: allow it 10 s); now and the step after are good whenever it arrives within 30 s.
-    const early = seconds - now * app.period < app.period - 10 ? [now - 1] : [];
-    const step = [...early, now, now + 1].find((candidate) => candidate > last);
-    if (step !== undefined) {
-      used.add(step);
-      return app.generate({ timestamp: step * app.period * 1000 });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
 
 /** Turns on an authenticator app on the Security page the browser shows now (password, setup key, first code). */
 async function enrolOnSecurityPage(page: Page, password: string): Promise<void> {
@@ -65,7 +47,7 @@ async function enrolOnSecurityPage(page: Page, password: string): Promise<void> 
   await card.getByRole("button", { name: en.security.twoFactor.confirm }).click();
   const setupKey = (await card.locator("[data-secret]").getAttribute("data-secret")) ?? "";
   expect(setupKey).toMatch(/^[A-Z2-7]{32,}$/);
-  await card.getByLabel(en.security.twoFactor.code).fill(await freshCode(setupKey, new Set()));
+  await card.getByLabel(en.security.twoFactor.code).fill(await freshCode(authenticatorApp(setupKey), new Set()));
   await card.getByRole("button", { name: en.security.twoFactor.turnOn }).click();
   await card.getByText(en.security.twoFactor.enabled).waitFor();
   await card.getByRole("button", { name: en.security.backupCodes.done }).click();
@@ -75,7 +57,7 @@ async function enrolOnSecurityPage(page: Page, password: string): Promise<void> 
 async function enrolByApi(session: ApiSession): Promise<void> {
   const { totpURI } = await session.call<{ totpURI: string }>("/two-factor/enable", { password: PASSWORD });
   const setupKey = new URL(totpURI).searchParams.get("secret")!;
-  await session.call("/two-factor/verify-totp", { code: await freshCode(setupKey, new Set()) });
+  await session.call("/two-factor/verify-totp", { code: await freshCode(authenticatorApp(setupKey), new Set()) });
 }
 
 describe("an organization that requires two-step sign-in", () => {
