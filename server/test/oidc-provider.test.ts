@@ -636,6 +636,24 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect((await userinfo(tokens.access_token)).status).toBe(401);
   });
 
+  it("refuses twenty refreshes of one refresh token sent at once: one at most succeeds, and the family is revoked", async () => {
+    const { tokens } = await fullLogin();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token! })),
+    );
+    const bodies = (await Promise.all(answers.map((a) => a.json()))) as { access_token?: string; refresh_token?: string; error?: string }[];
+    const issued = bodies.filter((b) => b.access_token);
+    expect(issued.length).toBeLessThanOrEqual(1);
+    expect(bodies.filter((b) => b.error === "invalid_grant").length).toBeGreaterThanOrEqual(19);
+    // The refresh token spent, and whatever the winner got, are gone with the grant.
+    for (const b of issued) {
+      expect((await userinfo(b.access_token!)).status).toBe(401);
+      const again = await tokenRequest({ grant_type: "refresh_token", refresh_token: b.refresh_token! });
+      expect(((await again.json()) as { error?: string }).error).toBe("invalid_grant");
+    }
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+  });
+
   it("ends every token of an application the user disconnects, and asks consent again", async () => {
     const { browser, tokens } = await fullLogin();
     const grants = await browser.get("/oauth2/list-grants");

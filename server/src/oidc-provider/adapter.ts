@@ -2,6 +2,7 @@ import { engineMetadata, registeredClient } from "./clients.js";
 import type { OidcErrorClass } from "./engine-types.js";
 import { tokenKey } from "./secrets.js";
 import type { ExtraRow } from "../storage/extra-rows.js";
+import type { User } from "../storage/models.js";
 import type { OidcClient, OidcRepositories, StoredPayload } from "./store/index.js";
 
 /**
@@ -12,7 +13,10 @@ import type { OidcClient, OidcRepositories, StoredPayload } from "./store/index.
  * - expired rows are never answered (and swept hourly);
  * - consume marks a code or refresh token used in one conditional statement: of two requests presenting it at once
  *   only one gets it; the other fails with invalid_grant and the whole grant (every token issued under it) is
- *   revoked, as oidc-provider does itself when it sees a code or refresh token used a second time;
+ *   revoked, as oidc-provider does itself when it sees a code or refresh token used a second time. At the token
+ *   endpoint that statement is the one that writes the response's tokens (deferConsume, service.ts);
+ * - a code, access or refresh token is read with its grant and its user in one statement, which the request's
+ *   next reads (Grant.find, findAccount) take instead of reading again (RequestReads);
  * - clients come from the configuration file (static, given to oidc-provider directly) or the oidcClient table;
  * - the rows of a token endpoint response (its access, refresh or client-credentials token) are held, not written:
  *   service.ts writes them once the response is built, with its security event, in one statement (IssuedTokens).
@@ -34,6 +38,28 @@ const TOKEN_MODELS = new Set([
  * one response type), always after naming the token in its context (`ctx.oidc.entity`).
  */
 const ISSUED_MODELS = new Set(["AccessToken", "RefreshToken", "ClientCredentials"]);
+
+/**
+ * The tokens whose grant and user are read with them (findTokenBundle): what the token endpoint (a code or a refresh
+ * token) and userinfo (an access token) find first, before the grant and the user.
+ */
+const BUNDLED_MODELS = new Set(["AuthorizationCode", "RefreshToken", "AccessToken"]);
+
+/**
+ * What one request read with a token (its grant, its user), for the reads that follow in the same request: a
+ * token request reads the token, then its grant, then its user, and those two come with the first read. Kept on
+ * the request only; any write of a key through the adapter drops it.
+ */
+export interface RequestReads {
+  payloads: Map<string, StoredPayload>;
+  users: Map<string, User>;
+  /**
+   * The code or refresh token this token request spends, marked used with its response's rows (service.ts
+   * commitTokenResponse) rather than on its own: one statement fewer, and a token marked used always has its
+   * response's tokens written.
+   */
+  consume?: { key: string; model: string };
+}
 
 /** Rows held at once at most: more means some were never taken (a token saved outside a token response). */
 const MAX_HELD = 10_000;
@@ -98,6 +124,36 @@ export interface AdapterDeps {
   revokedTokenRows?(id: string): readonly ExtraRow[];
   /** Where the token endpoint's new rows wait for its response (absent: written at once). */
   issued?: IssuedTokens;
+  /** The reads of the request being answered (absent: every read goes to the database). */
+  requestReads?(): RequestReads | undefined;
+  /**
+   * Whether marking this code or refresh token used is left to the write of the request's response (true: the
+   * request keeps it in its RequestReads.consume), else it is marked at once.
+   */
+  deferConsume?(key: string, model: string): boolean;
+}
+
+/**
+ * The answer to a code or refresh token presented when it was used already (a replay, or the loser of two requests
+ * presenting it at once): invalid_grant, and its grant revoked with everything issued under it and the revocation's
+ * security event (revokedGrantRows) in one transaction, as oidc-provider revokes a replayed code's grant itself.
+ */
+export async function replayError(
+  deps: Pick<AdapterDeps, "stores" | "InvalidGrant" | "revokedGrantRows">,
+  model: string,
+  key: string,
+): Promise<Error & { revokedGrant?: RevokedGrant }> {
+  const { stores } = deps;
+  const grantId = await stores.oidcPayloads.grantIdOf(key);
+  const error = new deps.InvalidGrant(`${model === "AuthorizationCode" ? "authorization code" : "refresh token"} already used`);
+  if (grantId) {
+    const owner = await stores.oidcPayloads.grantOwner(grantId);
+    const revoked: RevokedGrant = { grantId, accountId: owner?.accountId ?? null, clientId: owner?.clientId ?? null };
+    const rows = deps.revokedGrantRows?.(revoked) ?? [];
+    await stores.oidcPayloads.deleteGrantAndTokens(grantId, rows);
+    Object.assign(error, { revokedGrant: { ...revoked, eventWritten: rows.length > 0 } });
+  }
+  return error;
 }
 
 export interface EngineAdapter {
@@ -117,6 +173,7 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
   return (model) => {
     const hashed = TOKEN_MODELS.has(model);
     const held = ISSUED_MODELS.has(model) ? deps.issued : undefined;
+    const bundled = BUNDLED_MODELS.has(model);
     const keyOf = (id: string) => `${model}:${hashed ? tokenKey(id) : id}`;
     const revealed = (id: string, row: StoredPayload): Record<string, unknown> => {
       const payload: Record<string, unknown> = { ...row.payload };
@@ -148,6 +205,7 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
 
     return {
       async upsert(id, payload, expiresIn) {
+        deps.requestReads?.()?.payloads.delete(keyOf(id));
         const stored: Record<string, unknown> = { ...payload };
         if (hashed) delete stored.jti;
         delete stored.consumed;
@@ -170,7 +228,18 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
       },
       async find(id) {
         if (typeof id !== "string" || id.length === 0 || id.length > 4096) return undefined;
-        const row = await stores.oidcPayloads.findPayload(keyOf(id), deps.now());
+        const key = keyOf(id);
+        const reads = deps.requestReads?.();
+        const seen = reads?.payloads.get(key);
+        if (seen) return revealed(id, seen);
+        if (bundled && reads) {
+          const bundle = await stores.oidcPayloads.findTokenBundle(key, deps.now());
+          if (!bundle) return undefined;
+          if (bundle.grant) reads.payloads.set(bundle.grant.key, bundle.grant);
+          if (bundle.user) reads.users.set(bundle.user.id, bundle.user);
+          return revealed(id, bundle.token);
+        }
+        const row = await stores.oidcPayloads.findPayload(key, deps.now());
         return row ? revealed(id, row) : undefined;
       },
       async findByUid(uid) {
@@ -180,21 +249,15 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
       findByUserCode: async () => undefined,
       async consume(id) {
         const key = keyOf(id);
+        deps.requestReads?.()?.payloads.delete(key);
+        if (deps.deferConsume?.(key, model)) return;
         if (await stores.oidcPayloads.consumePayload(key, deps.now())) return;
         // Used already (a concurrent request won): the code or token was presented twice, so everything issued
         // under its grant goes, and this request fails as a replay.
-        const grantId = await stores.oidcPayloads.grantIdOf(key);
-        const error = new deps.InvalidGrant(`${model === "AuthorizationCode" ? "authorization code" : "refresh token"} already used`);
-        if (grantId) {
-          const owner = await stores.oidcPayloads.grantOwner(grantId);
-          const revoked: RevokedGrant = { grantId, accountId: owner?.accountId ?? null, clientId: owner?.clientId ?? null };
-          const rows = deps.revokedGrantRows?.(revoked) ?? [];
-          await stores.oidcPayloads.deleteGrantAndTokens(grantId, rows);
-          Object.assign(error, { revokedGrant: { ...revoked, eventWritten: rows.length > 0 } });
-        }
-        throw error;
+        throw await replayError(deps, model, key);
       },
       async destroy(id) {
+        deps.requestReads?.()?.payloads.delete(keyOf(id));
         // A grant oidc-provider revokes (a replayed code or refresh token: service.ts revokeGrantPolicy) goes with
         // its security event, in one transaction; oidc-provider deletes its tokens beside it, each kind in a
         // statement of its own (the same rows in one transaction here could deadlock with those on PostgreSQL).
@@ -210,6 +273,7 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
         deps.onGrantDestroyed!({ ...revoked, eventWritten: rows.length > 0 });
       },
       async revokeByGrantId(grantId) {
+        deps.requestReads?.()?.payloads.clear();
         await stores.oidcPayloads.deleteByGrantId(model, grantId);
       },
     };

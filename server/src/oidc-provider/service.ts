@@ -10,7 +10,7 @@ import type { Runtime } from "../runtime.js";
 import { isUnavailableError } from "../storage/database.js";
 import { StorageUnavailableError } from "../storage/secondary/types.js";
 import type { SessionAndUser } from "../storage/sessions.js";
-import { adapterFactory, IssuedTokens, type RevokedGrant } from "./adapter.js";
+import { adapterFactory, IssuedTokens, replayError, type AdapterDeps, type RequestReads, type RevokedGrant } from "./adapter.js";
 import { emitOidcEvent } from "./events.js";
 import { GRANT_LIFE } from "./grants.js";
 import { readGrantContext, SCOPE_CLAIMS, userClaims, writeGrantContext } from "./claims.js";
@@ -106,15 +106,47 @@ const GRANT_TYPES: ReadonlySet<string> = new Set<GrantType>(["authorization_code
  * A token endpoint response built (its tokens in the body): writes the token rows the adapter held for it and its
  * security event (oidc_token.issued) in one statement, before the answer leaves; throws when that write failed (no
  * token may then be handed out). A response that is not a success writes nothing: its held rows are dropped.
+ *
+ * The code or refresh token the request spends (`consume`, left by the adapter: deferConsume) is marked used in that
+ * same statement, or alone when the response failed. When another request had marked it first, nothing is written
+ * and the answer becomes the replay's (invalid_grant, the grant revoked: replayError); answers that grant.
  */
-async function commitTokenResponse(runtime: Runtime, ctx: EngineContext, rows: StoredPayload[]): Promise<void> {
+async function commitTokenResponse(
+  runtime: Runtime,
+  ctx: EngineContext,
+  rows: StoredPayload[],
+  replay: Pick<AdapterDeps, "stores" | "InvalidGrant" | "revokedGrantRows">,
+  consume?: RequestReads["consume"],
+): Promise<RevokedGrant | undefined> {
+  const stores = runtime.stores as Runtime["stores"] & OidcRepositories;
+  const now = runtime.now();
   const body = ctx.body as { access_token?: unknown; refresh_token?: unknown; id_token?: unknown; scope?: unknown } | undefined;
-  if (ctx.status !== 200 || typeof body?.access_token !== "string") return;
+  let written: boolean;
+  if (ctx.status !== 200 || typeof body?.access_token !== "string") {
+    written = !consume || (await stores.oidcPayloads.consumePayload(consume.key, now));
+  } else {
+    written = await stores.oidcPayloads.insertTokens(rows, eventInsert(stores, tokenEvent(runtime, ctx)), consume && { key: consume.key, now });
+  }
+  if (written || !consume) return undefined;
+  const error = (await replayError(replay, consume.model, consume.key)) as Error & {
+    revokedGrant?: RevokedGrant;
+    status?: number;
+    error?: string;
+    error_description?: string;
+  };
+  ctx.status = error.status ?? 400;
+  ctx.type = "application/json";
+  ctx.body = { error: error.error ?? "invalid_grant", error_description: error.error_description ?? error.message };
+  return error.revokedGrant;
+}
+
+/** The security event of a successful token response (oidc_token.issued), for the grants that have one. */
+function tokenEvent(runtime: Runtime, ctx: EngineContext) {
+  const body = ctx.body as { refresh_token?: unknown; id_token?: unknown; scope?: unknown };
   const { entities, params } = ctx.oidc;
   const access = entities.AccessToken ?? entities.ClientCredentials;
   const grantType = String(params.grant_type ?? "");
-  const stores = runtime.stores as Runtime["stores"] & OidcRepositories;
-  const event = GRANT_TYPES.has(grantType)
+  return GRANT_TYPES.has(grantType)
     ? buildEventRow(eventSource(runtime, ctx), "oidc_token.issued", {
         // The user the tokens act for (none for client credentials); the client is in the data, not an actor.
         userId: access?.accountId ?? null,
@@ -131,7 +163,6 @@ async function commitTokenResponse(runtime: Runtime, ctx: EngineContext, rows: S
         },
       })
     : null;
-  await stores.oidcPayloads.insertTokens(rows, eventInsert(stores, event));
 }
 
 /**
@@ -164,6 +195,9 @@ async function reportRevocation(runtime: Runtime, ctx: EngineContext): Promise<v
   if (!token) return;
   await emitOidcEvent(runtime.stores, eventSource(runtime, ctx), "oidc_token.revoked", revocationEvent(token));
 }
+
+/** What a request read with its token (adapter.ts RequestReads), kept on its context. */
+const READS = Symbol("request reads");
 
 /** Marks a request whose failure was the database or Redis being unreachable. */
 const UNAVAILABLE = Symbol("storage unavailable");
@@ -314,8 +348,16 @@ export class OidcService {
     const gatehouseSession = (ctx: EngineContext) => this.gatehouseSession(ctx);
     const appURL = (path: string) => this.appURL(path);
 
+    // The request being answered, for the adapter (which oidc-provider calls without it).
+    const requests = new AsyncLocalStorage<EngineContext>();
+    const requestReads = (): RequestReads | undefined => {
+      const ctx = requests.getStore() as (EngineContext & { [READS]?: RequestReads }) | undefined;
+      return ctx ? (ctx[READS] ??= { payloads: new Map(), users: new Map() }) : undefined;
+    };
+
     const findAccount = async (ctx: EngineContext | undefined, sub: string, token?: EngineToken) => {
-      const user = await stores.users.findUserById(sub);
+      // The user a token request's first read brought with its token (adapter.ts), else from the database.
+      const user = requestReads()?.users.get(sub) ?? (await stores.users.findUserById(sub));
       if (!user || isBanned(user, runtime.now())) return undefined;
       return {
         accountId: user.id,
@@ -348,22 +390,31 @@ export class OidcService {
 
     // The token endpoint's new rows, until its response is built (below).
     const issued = new IssuedTokens();
-    // The request being answered, for the adapter (which oidc-provider calls without it).
-    const requests = new AsyncLocalStorage<EngineContext>();
+    // The event of a grant revoked for a replay, from the request revoking it, written with the revocation.
+    const revokedGrantRows = (revoked: RevokedGrant) => {
+      const ctx = requests.getStore();
+      return ctx ? eventInsert(stores, buildEventRow(eventSource(runtime, ctx), "oidc_grant.revoked", replayEvent(revoked))) : [];
+    };
+    const replay = { stores, InvalidGrant: errors.InvalidGrant, revokedGrantRows };
     const configuration: Record<string, unknown> = {
       adapter: adapterFactory({
         stores,
         issued,
+        requestReads,
+        // At the token endpoint the code or refresh token is marked used with the response's tokens (below).
+        deferConsume: (key, model) => {
+          const ctx = requests.getStore();
+          const reads = requestReads();
+          if (ctx?.oidc?.route !== "token" || !reads || reads.consume || (model !== "AuthorizationCode" && model !== "RefreshToken")) return false;
+          reads.consume = { key, model };
+          return true;
+        },
         now: () => runtime.now(),
         InvalidGrant: errors.InvalidGrant,
         findStoredClient: (id) => stores.oidcClients.findClient(id),
         onClientRegistered: (client) =>
           runtime.logger.info({ clientId: client.clientId, source: "registration" }, "OpenID client registered"),
-        // The event of a grant revoked for a replay, from the request revoking it, written with the revocation.
-        revokedGrantRows: (revoked) => {
-          const ctx = requests.getStore();
-          return ctx ? eventInsert(stores, buildEventRow(eventSource(runtime, ctx), "oidc_grant.revoked", replayEvent(revoked))) : [];
-        },
+        revokedGrantRows,
         // A client's revocation of one of its stored tokens: its event, from that request, written with the deletion.
         revokedTokenRows: (id) => {
           const ctx = requests.getStore();
@@ -610,7 +661,9 @@ export class OidcService {
       }
       if (tokenRequest && ctx.oidc?.route === "token") {
         try {
-          await commitTokenResponse(runtime, ctx, held);
+          const consume = (ctx as EngineContext & { [READS]?: RequestReads })[READS]?.consume;
+          const revoked = await requests.run(ctx, () => commitTokenResponse(runtime, ctx, held, replay, consume));
+          if (revoked) replayed(ctx, revoked);
         } catch (error) {
           // Not written: no token leaves. A storage outage is answered 503 below, anything else 500.
           if (error instanceof StorageUnavailableError || isUnavailableError(error)) {

@@ -51,6 +51,24 @@ export function runPrecompiledAsNamed(db: Kysely<any>, run: NamedRunner): void {
   namedRunners.set(db, run);
 }
 
+/**
+ * Runs a compiled statement, as a named prepared statement where `db` is a pool that has a runner (PostgreSQL,
+ * outside a transaction), else as it is. For statements built once per shape and kept (the same rules as
+ * precompiled's `named`: no `*` in what it answers).
+ */
+export function runNamed<R>(db: Kysely<any>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const run = namedRunners.get(db);
+  if (!run) return db.executeQuery<R>(query);
+  let name = runNamedNames.get(query.sql);
+  if (!name) {
+    name = statementName(query.sql);
+    if (runNamedNames.size >= 256) runNamedNames.clear();
+    runNamedNames.set(query.sql, name);
+  }
+  return run(name, query.sql, query.parameters) as Promise<QueryResult<R>>;
+}
+const runNamedNames = new Map<string, string>();
+
 /** A statement's name: from its text, so the same text always has the same name and another text another. */
 const statementName = (sql: string) => `gh_${createHash("sha256").update(sql).digest("base64url").slice(0, 24)}`;
 

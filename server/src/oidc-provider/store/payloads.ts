@@ -1,10 +1,94 @@
-import { CompiledQuery, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
+import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
 import type { Dialect } from "../../storage/database.js";
 import type { ExtraRow } from "../../storage/extra-rows.js";
+import type { User } from "../../storage/models.js";
+import { precompiled, runNamed, type Param } from "../../storage/precompiled.js";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
-import { precompiled } from "./precompiled.js";
+import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
 import type { StoredPayload } from "./models.js";
+
+/** Every column of a payload row, named (a named prepared statement answers no `*`: storage/precompiled.ts). */
+const PAYLOAD_COLUMNS = ["key", "model", "payload", "grantId", "uid", "accountId", "clientId", "expiresAt", "consumedAt"] as const;
+
+/** A token's row with its grant's and its user's, read in one statement (findTokenBundle). */
+export interface TokenBundle {
+  token: StoredPayload;
+  /** The token's grant, unless it has none or it is gone or expired. */
+  grant: StoredPayload | null;
+  /** The user the token acts for, unless it has none or they are gone. */
+  user: User | null;
+}
+
+/** A joined row's payload columns selected as `{prefix}{column}`, as a stored payload (null when the join found none). */
+function toStoredFromJoined(row: Readonly<Record<string, unknown>>, prefix: string): StoredPayload | null {
+  if (row[`${prefix}key`] == null) return null;
+  const fields: Record<string, unknown> = {};
+  for (const column of PAYLOAD_COLUMNS) fields[column] = row[`${prefix}${column}`];
+  return toStored(fields as unknown as Selectable<OidcPayloadTable>);
+}
+
+// The statements of every token request, built once per dialect and run as named prepared statements on
+// PostgreSQL (parsed once per connection): a token request is three statements, a userinfo request one.
+type KeyNow = { key: string; now: unknown };
+const live = (eb: ExpressionBuilder<any, any>, table: string, now: unknown) =>
+  eb.or([eb(`${table}.expiresAt`, "is", null), eb(`${table}.expiresAt`, ">", now)]);
+
+const findOne = precompiled(
+  (db: Kysely<OidcDatabase>, v: Param<KeyNow>) =>
+    db
+      .selectFrom("oidcPayload")
+      .select([...PAYLOAD_COLUMNS])
+      .where("key", "=", v("key"))
+      .where((eb) => live(eb, "oidcPayload", v("now"))),
+  { named: true },
+);
+
+/**
+ * A token (code, access or refresh token) with its grant and its user: what the token endpoint and userinfo read
+ * next, in the same statement. The grant must be unexpired as the token must; the user is read as it is (the
+ * provider's findAccount decides whether a banned one may act).
+ */
+const findBundle = precompiled(
+  (db: Kysely<any>, v: Param<KeyNow>) =>
+    db
+      .selectFrom("oidcPayload as t")
+      .leftJoin("oidcPayload as g", (join) =>
+        join.on("g.key", "=", sql<string>`${"Grant:"} || ${sql.ref("t.grantId")}`).on((eb) => live(eb, "g", v("now"))),
+      )
+      .leftJoin("user as u", "u.id", "t.accountId")
+      .select(PAYLOAD_COLUMNS.map((c) => `t.${c} as ${c}`))
+      .select(PAYLOAD_COLUMNS.map((c) => `g.${c} as g_${c}`))
+      .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}`))
+      .where("t.key", "=", v("key"))
+      .where((eb) => live(eb, "t", v("now"))),
+  { named: true },
+);
+
+type PayloadValues = Record<"key" | "model" | "payload" | "grantId" | "uid" | "accountId" | "clientId" | "expiresAt", unknown>;
+const upsertOne = precompiled(
+  (db: Kysely<any>, v: Param<PayloadValues>) => {
+    const values = {
+      key: v("key"),
+      model: v("model"),
+      payload: v("payload"),
+      grantId: v("grantId"),
+      uid: v("uid"),
+      accountId: v("accountId"),
+      clientId: v("clientId"),
+      expiresAt: v("expiresAt"),
+    };
+    const { key: _key, ...changed } = values;
+    return db.insertInto("oidcPayload").values(values).onConflict((oc) => oc.column("key").doUpdateSet(changed));
+  },
+  { named: true },
+);
+
+const consumeOne = precompiled(
+  (db: Kysely<OidcDatabase>, v: Param<KeyNow>) =>
+    db.updateTable("oidcPayload").set({ consumedAt: v("now") as never }).where("key", "=", v("key")).where("consumedAt", "is", null),
+  { named: true },
+);
 
 function toStored(row: Selectable<OidcPayloadTable>): StoredPayload {
   let payload: Record<string, unknown>;
@@ -58,25 +142,48 @@ function groupsOf(inserts: readonly ExtraRow[]): InsertGroup[] {
 }
 
 /**
- * The SQL of a token response's inserts, compiled once per shape (tables, columns and row counts) and dialect: a
- * response writes one to three rows, and building the query each time would cost more than running it. The values
- * are built as markers and the compiled parameters mapped back to [group, row, column], so the order Kysely puts
- * them in never matters.
+ * The SQL of a token response's inserts, compiled once per shape (tables, columns and row counts, whether a code or
+ * refresh token is consumed with them) and dialect: a response writes one to three rows, and building the query each
+ * time would cost more than running it. The values are built as markers and the compiled parameters mapped back to
+ * [group, row, column] (group -1: the consumed token's key and time), so the order Kysely puts them in never
+ * matters.
+ *
+ * With `consume` (PostgreSQL only), the statement first marks the token used (a data-modifying WITH, as the
+ * inserts) and ends with `1 / (count of tokens it marked)`: when the token was used already, that division fails
+ * and the whole statement with it (PostgreSQL runs a statement all or nothing), so nothing is written.
  */
 const insertSql = new Map<string, { sql: string; order: [number, number, string][] }>();
 const MARK = "\u0000gh-insert:";
 
-function compiledInsert(db: Kysely<any>, dialect: Dialect, groups: readonly InsertGroup[]): CompiledQuery {
-  const shape = `${dialect}|${groups.map((g) => `${g.table}(${g.columns.join(",")})x${g.rows.length}`).join("|")}`;
+/** The SQLSTATE of the division by zero a consuming insert ends with when its token was used already. */
+const NOT_CONSUMED = "22012";
+
+function compiledInsert(db: Kysely<any>, dialect: Dialect, groups: readonly InsertGroup[], consume?: ConsumedWith): CompiledQuery {
+  const shape = `${dialect}|${consume ? "consume|" : ""}${groups.map((g) => `${g.table}(${g.columns.join(",")})x${g.rows.length}`).join("|")}`;
   let compiled = insertSql.get(shape);
   if (!compiled) {
     const marked = (g: number) =>
       groups[g]!.rows.map((_, r) => Object.fromEntries(groups[g]!.columns.map((c) => [c, `${MARK}${g}:${r}:${c}`])));
-    // PostgreSQL: every group but the last a data-modifying WITH clause of the last (one statement, all or nothing).
-    let query: any = db;
-    for (let g = 0; g < groups.length - 1; g++) query = query.with(`w${g}`, (q: Kysely<any>) => q.insertInto(groups[g]!.table).values(marked(g)));
-    const last = groups.length - 1;
-    const built = (query as Kysely<any>).insertInto(groups[last]!.table).values(marked(last)).compile();
+    let built: CompiledQuery;
+    if (consume) {
+      // PostgreSQL: the token marked used, every group inserted, then the check that fails the statement.
+      let query: any = db.with("consumed", (q: any) =>
+        q
+          .updateTable("oidcPayload")
+          .set({ consumedAt: `${MARK}-1:0:now` })
+          .where("key", "=", `${MARK}-1:0:key`)
+          .where("consumedAt", "is", null)
+          .returning("key"),
+      );
+      for (let g = 0; g < groups.length; g++) query = query.with(`w${g}`, (q: Kysely<any>) => q.insertInto(groups[g]!.table).values(marked(g)));
+      built = (query as Kysely<any>).selectNoFrom(sql<number>`1 / (select count(*) from ${sql.table("consumed")})`.as("consumed")).compile();
+    } else {
+      // PostgreSQL: every group but the last a data-modifying WITH clause of the last (one statement, all or nothing).
+      let query: any = db;
+      for (let g = 0; g < groups.length - 1; g++) query = query.with(`w${g}`, (q: Kysely<any>) => q.insertInto(groups[g]!.table).values(marked(g)));
+      const last = groups.length - 1;
+      built = (query as Kysely<any>).insertInto(groups[last]!.table).values(marked(last)).compile();
+    }
     const order = built.parameters.map((parameter): [number, number, string] => {
       if (typeof parameter !== "string" || !parameter.startsWith(MARK)) throw new Error("compiledInsert: a value was not named");
       const [g, r, ...column] = parameter.slice(MARK.length).split(":");
@@ -85,10 +192,17 @@ function compiledInsert(db: Kysely<any>, dialect: Dialect, groups: readonly Inse
     compiled = { sql: built.sql, order };
     insertSql.set(shape, compiled);
   }
+  const consumeValues: Record<string, unknown> = { key: consume?.key, now: consume ? dbDate(consume.now) : null };
   return CompiledQuery.raw(
     compiled.sql,
-    compiled.order.map(([g, r, c]) => groups[g]!.rows[r]![c]),
+    compiled.order.map(([g, r, c]) => (g === -1 ? consumeValues[c] : groups[g]!.rows[r]![c])),
   );
+}
+
+/** A code or refresh token to mark used with a token response's rows (insertTokens). */
+export interface ConsumedWith {
+  key: string;
+  now: Date;
 }
 
 /** What oidc-provider stores (adapter.ts): one row per entity, by `{model}:{id}` (the id hashed for tokens). */
@@ -96,44 +210,6 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
   const live = (now: Date) => (eb: ExpressionBuilder<OidcDatabase, "oidcPayload">) =>
     eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", dbDate(now))]);
   const selectAll = () => db.selectFrom("oidcPayload").selectAll();
-
-  // The reads and writes of every token request, compiled once (precompiled.ts).
-  const findOne = precompiled<"key" | "now", Selectable<OidcPayloadTable>>(db, (v) =>
-    selectAll()
-      .where("key", "=", v("key"))
-      .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", v("now"))])),
-  );
-  const upsertOne = precompiled<
-    "key" | "model" | "payload" | "grantId" | "uid" | "accountId" | "clientId" | "expiresAt",
-    unknown
-  >(db, (v) =>
-    db
-      .insertInto("oidcPayload")
-      .values({
-        key: v("key"),
-        model: v("model"),
-        payload: v("payload"),
-        grantId: v("grantId"),
-        uid: v("uid"),
-        accountId: v("accountId"),
-        clientId: v("clientId"),
-        expiresAt: v("expiresAt"),
-      })
-      .onConflict((oc) =>
-        oc.column("key").doUpdateSet({
-          model: v("model"),
-          payload: v("payload"),
-          grantId: v("grantId"),
-          uid: v("uid"),
-          accountId: v("accountId"),
-          clientId: v("clientId"),
-          expiresAt: v("expiresAt"),
-        }),
-      ),
-  );
-  const consumeOne = precompiled<"key" | "now", unknown>(db, (v) =>
-    db.updateTable("oidcPayload").set({ consumedAt: v("now") }).where("key", "=", v("key")).where("consumedAt", "is", null),
-  );
 
   /** A change and the rows written with it (its security event): both or neither, in one transaction. */
   const withRows = async <T>(extraRows: readonly ExtraRow[], change: (conn: Kysely<any>) => Promise<T>): Promise<T> => {
@@ -148,8 +224,20 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
   return {
     /** The entity, unless it has expired. */
     async findPayload(key: string, now: Date): Promise<StoredPayload | null> {
-      const { rows } = await findOne({ key, now: dbDate(now) });
-      return rows[0] ? toStored(rows[0]) : null;
+      const { rows } = await findOne(db, dialect, { key, now: dbDate(now) });
+      return rows[0] ? toStored(rows[0] as Selectable<OidcPayloadTable>) : null;
+    },
+
+    /** A token with its grant and user, in one statement (null when the token is unknown or expired). */
+    async findTokenBundle(key: string, now: Date): Promise<TokenBundle | null> {
+      const { rows } = await findBundle(db, dialect, { key, now: dbDate(now) });
+      const row = rows[0] as Record<string, unknown> | undefined;
+      if (!row) return null;
+      return {
+        token: toStored(row as unknown as Selectable<OidcPayloadTable>),
+        grant: toStoredFromJoined(row, "g_"),
+        user: row.u_id == null ? null : toUserFromJoined(row),
+      };
     },
 
     async findPayloadByUid(model: string, uid: string, now: Date): Promise<StoredPayload | null> {
@@ -159,7 +247,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
 
     /** Writes the entity, replacing one stored under the same key (a session or grant saved again). */
     async upsertPayload(row: StoredPayload): Promise<void> {
-      await upsertOne({
+      await upsertOne(db, dialect, {
         key: row.key,
         model: row.model,
         payload: JSON.stringify(row.payload),
@@ -175,19 +263,33 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
      * The new token rows of a token endpoint response (adapter.ts IssuedTokens) with extra rows (its security
      * event), all or nothing: one statement on PostgreSQL (a data-modifying WITH), one transaction on SQLite (or the
      * caller's). Tokens have fresh random keys: a plain insert.
+     *
+     * With `consume`, the code or refresh token the response spends is marked used in the same statement or
+     * transaction, and only if no other request marked it first: answers false when one did, and then nothing is
+     * written (of two requests presenting it at once, one gets its tokens). Answers true when written.
      */
-    async insertTokens(rows: readonly StoredPayload[], extraRows: readonly ExtraRow[] = []): Promise<void> {
+    async insertTokens(rows: readonly StoredPayload[], extraRows: readonly ExtraRow[] = [], consume?: ConsumedWith): Promise<boolean> {
       const inserts = [...rows.map((row) => ({ table: "oidcPayload", values: payloadValues(row) })), ...extraRows];
-      if (inserts.length === 0) return;
+      if (inserts.length === 0) return consume ? this.consumePayload(consume.key, consume.now) : true;
       const groups = groupsOf(inserts);
-      if (dialect === "postgres" || groups.length === 1) {
-        await db.executeQuery(compiledInsert(db, dialect, groups));
-        return;
+      if (dialect === "postgres" && !db.isTransaction) {
+        // On the pool, a named prepared statement: one per shape.
+        try {
+          await runNamed(db, compiledInsert(db, dialect, groups, consume));
+        } catch (error) {
+          if (consume && (error as { code?: unknown }).code === NOT_CONSUMED) return false;
+          throw error;
+        }
+        return true;
       }
       const write = async (conn: Kysely<any>) => {
+        if (consume && Number((await consumeOne(conn, dialect, { key: consume.key, now: dbDate(consume.now) })).numAffectedRows ?? 0) !== 1) {
+          return false;
+        }
         for (const group of groups) await conn.executeQuery(compiledInsert(conn, dialect, [group]));
+        return true;
       };
-      await (db.isTransaction ? write(db) : db.transaction().execute(write));
+      return db.isTransaction || (!consume && groups.length === 1) ? write(db) : db.transaction().execute(write);
     },
 
     /**
@@ -195,7 +297,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
      * marks it; the other is told false.
      */
     async consumePayload(key: string, now: Date): Promise<boolean> {
-      const result = await consumeOne({ key, now: dbDate(now) });
+      const result = await consumeOne(db, dialect, { key, now: dbDate(now) });
       return Number(result.numAffectedRows ?? 0) === 1;
     },
 
