@@ -273,9 +273,19 @@ describe("organization journeys", () => {
 
       // Canceling an invitation asks too; its buttons say which is which ("Keep invitation", "Cancel invitation").
       const invited = "someone-msg@example.com";
-      await page.getByLabel(o.invitations.email).fill(invited);
+      const inviteField = page.getByLabel(o.invitations.email);
+      await inviteField.fill(invited);
+      await expect.poll(() => inviteField.inputValue()).toBe(invited);
       await page.getByRole("button", { name: o.invitations.send }).click();
-      await page.getByRole("status").filter({ hasText: fill(o.invitations.sent, { email: invited }) }).waitFor();
+      // Once (a full run under load) the message did not come in 30 s; a failure here says what the page showed.
+      await page
+        .getByRole("status")
+        .filter({ hasText: fill(o.invitations.sent, { email: invited }) })
+        .waitFor()
+        .catch(async (error: Error) => {
+          const shown = await page.locator('[role="status"], [role="alert"]').allInnerTexts();
+          throw new Error(`${error.message}\nshown instead: ${JSON.stringify(shown)}; the address field holds ${JSON.stringify(await inviteField.inputValue())}`);
+        });
       await page.getByRole("button", { name: `${o.invitations.cancel}: ${invited}` }).click();
       const cancel = page.getByRole("dialog", { name: fill(o.invitations.cancelTitle, { email: invited }) });
       await cancel.waitFor();

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import { dbBool, dbDate, toBool, toDate, toDateOrNull } from "../../storage/rows.js";
-import { precompiled } from "./precompiled.js";
+import type { Dialect } from "../../storage/database.js";
+import { precompiled, type Param } from "../../storage/precompiled.js";
 import type { OidcClientTable, OidcDatabase } from "../tables.js";
 import type { OidcClient } from "./models.js";
 
@@ -65,14 +66,15 @@ function toRow(client: OidcClient) {
   };
 }
 
-export function oidcClientStore(db: Kysely<OidcDatabase>) {
-  // Read on every token request of a client registered here (precompiled.ts).
-  const findOne = precompiled<"clientId", Selectable<OidcClientTable>>(db, (v) =>
-    db.selectFrom("oidcClient").selectAll().where("clientId", "=", v("clientId")),
-  );
+// Read on every token request of a client registered here (storage/precompiled.ts).
+const findOne = precompiled((db: Kysely<OidcDatabase>, v: Param<{ clientId: string }>) =>
+  db.selectFrom("oidcClient").selectAll().where("clientId", "=", v("clientId")),
+);
+
+export function oidcClientStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
   return {
     async findClient(clientId: string): Promise<OidcClient | null> {
-      const { rows } = await findOne({ clientId });
+      const { rows } = await findOne(db, dialect, { clientId });
       return rows[0] ? toClient(rows[0]) : null;
     },
 

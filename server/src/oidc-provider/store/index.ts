@@ -12,7 +12,7 @@ export type { OrganizationClaim } from "./directory.js";
 /** The OpenID Provider's repositories over one connection (or one transaction). */
 export function oidcRepositories(db: Kysely<OidcDatabase>, dialect: Dialect) {
   return {
-    oidcClients: oidcClientStore(db),
+    oidcClients: oidcClientStore(db, dialect),
     oidcPayloads: oidcPayloadStore(db, dialect),
     oidcSigningKeys: oidcSigningKeyStore(db),
     oidcDirectory: oidcDirectoryStore(db),
