@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import BetterSqlite3 from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
 import { createStores, migrateDatabase } from "../src/modules.js";
 import { openDatabase } from "../src/storage/index.js";
+import { startCheckpointer } from "../src/storage/sqlite-checkpointer.js";
 import { userRecord } from "./helpers/storage.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-wal-"));
@@ -34,5 +36,40 @@ it("moves committed pages from the WAL into the database file from its worker, n
     expect(statSync(file).size).toBeGreaterThan(before + 100_000);
   } finally {
     await handle.close();
+  }
+});
+
+it("starts the WAL over while writes never stop, so it stays near its limit instead of growing with them", async () => {
+  const file = join(dir, "steady.db");
+  const raw = new BetterSqlite3(file);
+  raw.pragma("journal_mode = WAL");
+  raw.pragma("synchronous = NORMAL");
+  raw.pragma("wal_autocheckpoint = 0");
+  const limit = 256 * 1024;
+  raw.pragma(`journal_size_limit = ${limit}`);
+  raw.exec("create table t (id integer primary key, k text not null, v text not null)");
+  raw.exec("create index t_k on t (k)");
+  let restarts = 0;
+  const checkpointer = startCheckpointer(file, { intervalMs: 20, restartBytes: limit, onRestart: () => (restarts += 1) });
+  try {
+    const insert = raw.prepare("insert into t (k, v) values (?, ?)");
+    const value = "v".repeat(1500);
+    let written = 0;
+    const deadline = Date.now() + 30_000;
+    // A steady stream of small transactions (as requests commit), over 20 MB of WAL frames in all, never pausing
+    // long enough for a passive checkpoint to catch up, until the worker has started the WAL over a few times.
+    while ((written < 15_000 || restarts < 3) && Date.now() < deadline) {
+      for (let i = 0; i < 50; i++) insert.run(`${written}-${i}-${Math.random()}`, value);
+      written += 50;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(restarts).toBeGreaterThanOrEqual(3);
+    // Without the restarts the WAL holds every frame written, more than the rows' bytes; with them, what was
+    // written since the last restart (this loop writes far faster than requests do).
+    expect(statSync(`${file}-wal`).size).toBeLessThan((written * value.length) / 4);
+    expect((raw.prepare("select count(*) as n from t").get() as { n: number }).n).toBe(written);
+  } finally {
+    await checkpointer.stop();
+    raw.close();
   }
 });

@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Sqlit
 import pg from "pg";
 import type { Database } from "./schema.js";
 import { runPrecompiledAsNamed } from "./precompiled.js";
-import { startCheckpointer } from "./sqlite-checkpointer.js";
+import { startCheckpointer, WAL_RESTART_BYTES } from "./sqlite-checkpointer.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -68,7 +68,11 @@ function openSqlite(path: string): DatabaseHandle {
   raw.pragma("busy_timeout = 5000");
   // A file database checkpoints its WAL from a worker thread (sqlite-checkpointer.ts), never inside a request.
   const checkpointer = path === ":memory:" ? null : startCheckpointer(path);
-  if (checkpointer) raw.pragma("wal_autocheckpoint = 0");
+  if (checkpointer) {
+    raw.pragma("wal_autocheckpoint = 0");
+    // When the WAL starts over, its file is cut back to this (it would keep its largest size otherwise).
+    raw.pragma(`journal_size_limit = ${WAL_RESTART_BYTES}`);
+  }
   const statements = cachingStatements(raw);
   const hotStatements = new Map<string, BetterSqlite3.Statement>();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
