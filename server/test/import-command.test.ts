@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCurrentPassword } from "../src/credentials/credential-account.js";
 import { scryptReference } from "../src/credentials/password.js";
 import { buildCli, runCli, type CliBuild } from "./helpers/cli.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import { createTestDatabase, DIALECTS, refuseInserts, type TestDatabase } from "./helpers/databases.js";
 import { TestClient, uniqueEmail } from "./helpers/http-client.js";
 import { startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 import { djangoHash, FIREBASE_SAMPLE } from "./helpers/password-vectors.js";
@@ -198,12 +198,12 @@ describe.each(DIALECTS)("#12.2: gatehouse import on %s", (dialect) => {
   it("#12.2: a user the database refuses mid-batch is rejected with the reason and leaves no half user; the rest of the batch is written", async () => {
     const db = server.gatehouse.database.db;
     // A refusal only the database knows of (as a provider identity linked by a racing request would be).
-    if (dialect === "sqlite") {
-      await sql`create trigger import_boom before insert on account when new."accountId" = 'boom' begin select raise(abort, 'boom refused'); end`.execute(db);
-    } else {
-      await sql`create function import_boom() returns trigger language plpgsql as $$ begin if new."accountId" = 'boom' then raise exception 'boom refused'; end if; return new; end $$`.execute(db);
-      await sql`create trigger import_boom before insert on account for each row execute function import_boom()`.execute(db);
-    }
+    const allowAccounts = await refuseInserts(db, dialect, {
+      name: "import_boom",
+      table: "account",
+      when: sql`new."accountId" = 'boom'`,
+      message: "boom refused",
+    });
     try {
       const emails = [uniqueEmail("before"), uniqueEmail("boom"), uniqueEmail("after")];
       const batchFile = join(dir, "boom.jsonl");
@@ -225,8 +225,7 @@ describe.each(DIALECTS)("#12.2: gatehouse import on %s", (dialect) => {
       expect(await stored(emails[1]!)).toBeNull();
       expect((await stored(emails[2]!))?.accounts.map((a) => a.providerId)).toEqual(["example"]);
     } finally {
-      await sql`drop trigger import_boom${sql.raw(dialect === "postgres" ? " on account" : "")}`.execute(db);
-      if (dialect === "postgres") await sql`drop function import_boom()`.execute(db);
+      await allowAccounts();
     }
   });
 

@@ -9,7 +9,7 @@ import { newSigningKey } from "../src/oidc-provider/keys.js";
 import { tokenKey } from "../src/oidc-provider/secrets.js";
 import { oidcService } from "../src/oidc-provider/service.js";
 import { signUpAdmin } from "./helpers/admin.js";
-import { createTestDatabase, DIALECTS, POSTGRES_URL, type TestDatabase } from "./helpers/databases.js";
+import { createTestDatabase, DIALECTS, POSTGRES_URL, refuseInserts, type TestDatabase } from "./helpers/databases.js";
 import { PASSWORD, signUp, TestClient } from "./helpers/http-client.js";
 import { startTestServer, TEST_SECRET, type TestServer } from "./helpers/server.js";
 import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy.js";
@@ -1100,12 +1100,12 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     const machine = await discover(created.body.client.clientId, oidc.ClientSecretBasic(created.body.clientSecret));
     // The event's insert refused by the database, as a constraint or a full disk would: the token rows were in the same
     // statement (PostgreSQL) or transaction (SQLite).
-    if (dialect === "sqlite") {
-      await sql`create trigger doomed_event before insert on event when new.type = 'oidc_token.issued' and new.data like '%doomed-%' begin select raise(abort, 'doomed event refused'); end`.execute(db);
-    } else {
-      await sql`create function doomed_event() returns trigger language plpgsql as $$ begin if new.type = 'oidc_token.issued' and new.data like '%doomed-%' then raise exception 'doomed event refused'; end if; return new; end $$`.execute(db);
-      await sql`create trigger doomed_event before insert on event for each row execute function doomed_event()`.execute(db);
-    }
+    const allowEvents = await refuseInserts(db, dialect, {
+      name: "doomed_event",
+      table: "event",
+      when: sql`new.type = 'oidc_token.issued' and new.data like '%doomed-%'`,
+      message: "doomed event refused",
+    });
     const rows = () =>
       db
         .selectFrom("oidcPayload" as never)
@@ -1129,8 +1129,7 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
       const logged = await server.gatehouse.runtime.stores.events.list({ types: ["oidc_token.issued"] }, 200);
       expect(logged.filter((e) => e.data.clientId === created.body.client.clientId)).toEqual([]);
     } finally {
-      await sql`drop trigger doomed_event${sql.raw(dialect === "postgres" ? " on event" : "")}`.execute(db);
-      if (dialect === "postgres") await sql`drop function doomed_event()`.execute(db);
+      await allowEvents();
     }
     // Accepted, the same request stores its token with its event.
     const granted = await oidc.clientCredentialsGrant(machine, { scope: "reports:read" });
@@ -1157,12 +1156,12 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
       (await server.gatehouse.runtime.stores.events.list({ types: ["oidc_grant.revoked"] }, 200)).filter((e) => e.userId === user.id);
     expect(await grantRows()).toHaveLength(1);
     // The event's insert refused by the database for this user: the grant's deletion was in its transaction.
-    if (dialect === "sqlite") {
-      await sql`create trigger replay_event before insert on event when new.type = 'oidc_grant.revoked' and new.userId = ${sql.lit(user.id)} begin select raise(abort, 'replay event refused'); end`.execute(db);
-    } else {
-      await sql`create function replay_event() returns trigger language plpgsql as $$ begin if new.type = 'oidc_grant.revoked' and new."userId" = ${sql.lit(user.id)} then raise exception 'replay event refused'; end if; return new; end $$`.execute(db);
-      await sql`create trigger replay_event before insert on event for each row execute function replay_event()`.execute(db);
-    }
+    const allowEvents = await refuseInserts(db, dialect, {
+      name: "replay_event",
+      table: "event",
+      when: sql`new.type = 'oidc_grant.revoked' and new."userId" = ${sql.lit(user.id)}`,
+      message: "replay event refused",
+    });
     try {
       const refused = await tokenRequest(body, auth);
       expect(refused.status).toBe(500);
@@ -1172,8 +1171,7 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
       const { access_token } = (await first.json()) as { access_token: string };
       expect((await userinfo(access_token)).status).toBe(401);
     } finally {
-      await sql`drop trigger replay_event${sql.raw(dialect === "postgres" ? " on event" : "")}`.execute(db);
-      if (dialect === "postgres") await sql`drop function replay_event()`.execute(db);
+      await allowEvents();
     }
     // Accepted: a new code under the same grant, exchanged, then replayed: the grant goes, with one event.
     const again = await codeFor(firstParty, browser);
@@ -1204,19 +1202,18 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
       });
     const revokedEvents = async () =>
       (await server.gatehouse.runtime.stores.events.list({ types: ["oidc_token.revoked"] }, 200)).filter((e) => e.userId === user.id);
-    if (dialect === "sqlite") {
-      await sql`create trigger revoke_event before insert on event when new.type = 'oidc_token.revoked' and new.userId = ${sql.lit(user.id)} begin select raise(abort, 'revocation event refused'); end`.execute(db);
-    } else {
-      await sql`create function revoke_event() returns trigger language plpgsql as $$ begin if new.type = 'oidc_token.revoked' and new."userId" = ${sql.lit(user.id)} then raise exception 'revocation event refused'; end if; return new; end $$`.execute(db);
-      await sql`create trigger revoke_event before insert on event for each row execute function revoke_event()`.execute(db);
-    }
+    const allowEvents = await refuseInserts(db, dialect, {
+      name: "revoke_event",
+      table: "event",
+      when: sql`new.type = 'oidc_token.revoked' and new."userId" = ${sql.lit(user.id)}`,
+      message: "revocation event refused",
+    });
     try {
       expect((await revoke()).status).toBe(500);
       expect((await userinfo(access_token)).status).toBe(200);
       expect(await revokedEvents()).toEqual([]);
     } finally {
-      await sql`drop trigger revoke_event${sql.raw(dialect === "postgres" ? " on event" : "")}`.execute(db);
-      if (dialect === "postgres") await sql`drop function revoke_event()`.execute(db);
+      await allowEvents();
     }
     expect((await revoke()).status).toBe(200);
     expect((await userinfo(access_token)).status).toBe(401);

@@ -1,3 +1,4 @@
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -49,5 +50,30 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
         await c.end();
       }
     },
+  };
+}
+
+/**
+ * Makes the database refuse the inserts into `table` whose new row matches `when` (SQL with literals only; a column
+ * of the new row is `new."column"` on both databases), failing them with `message`: a trigger on SQLite, a trigger
+ * and its function on PostgreSQL. Answers what removes it. For tests of what a failed write leaves behind.
+ */
+export async function refuseInserts(
+  db: Kysely<any>,
+  dialect: DialectName,
+  { name, table, when, message }: { name: string; table: string; when: RawBuilder<unknown>; message: string },
+): Promise<() => Promise<void>> {
+  const trigger = sql.raw(name);
+  if (dialect === "sqlite") {
+    await sql`create trigger ${trigger} before insert on ${sql.table(table)} when ${when} begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
+    return async () => {
+      await sql`drop trigger ${trigger}`.execute(db);
+    };
+  }
+  await sql`create function ${trigger}() returns trigger language plpgsql as $$ begin if ${when} then raise exception ${sql.lit(message)}; end if; return new; end $$`.execute(db);
+  await sql`create trigger ${trigger} before insert on ${sql.table(table)} for each row execute function ${trigger}()`.execute(db);
+  return async () => {
+    await sql`drop trigger ${trigger} on ${sql.table(table)}`.execute(db);
+    await sql`drop function ${trigger}()`.execute(db);
   };
 }
