@@ -90,6 +90,12 @@ const consumeOne = precompiled(
   { named: true },
 );
 
+/** Marks a code or refresh token used unless it was already: true when this call marked it. */
+async function markUsed(db: Kysely<any>, dialect: Dialect, key: string, now: Date): Promise<boolean> {
+  const result = await consumeOne(db, dialect, { key, now: dbDate(now) });
+  return Number(result.numAffectedRows ?? 0) === 1;
+}
+
 function toStored(row: Selectable<OidcPayloadTable>): StoredPayload {
   let payload: Record<string, unknown>;
   try {
@@ -207,8 +213,7 @@ export interface ConsumedWith {
 
 /** What oidc-provider stores (adapter.ts): one row per entity, by `{model}:{id}` (the id hashed for tokens). */
 export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
-  const live = (now: Date) => (eb: ExpressionBuilder<OidcDatabase, "oidcPayload">) =>
-    eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", dbDate(now))]);
+  const unexpired = (now: Date) => (eb: ExpressionBuilder<OidcDatabase, "oidcPayload">) => live(eb, "oidcPayload", dbDate(now));
   const selectAll = () => db.selectFrom("oidcPayload").selectAll();
 
   /** A change and the rows written with it (its security event): both or neither, in one transaction. */
@@ -241,7 +246,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
     },
 
     async findPayloadByUid(model: string, uid: string, now: Date): Promise<StoredPayload | null> {
-      const row = await selectAll().where("uid", "=", uid).where("model", "=", model).where(live(now)).executeTakeFirst();
+      const row = await selectAll().where("uid", "=", uid).where("model", "=", model).where(unexpired(now)).executeTakeFirst();
       return row ? toStored(row) : null;
     },
 
@@ -270,7 +275,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
      */
     async insertTokens(rows: readonly StoredPayload[], extraRows: readonly ExtraRow[] = [], consume?: ConsumedWith): Promise<boolean> {
       const inserts = [...rows.map((row) => ({ table: "oidcPayload", values: payloadValues(row) })), ...extraRows];
-      if (inserts.length === 0) return consume ? this.consumePayload(consume.key, consume.now) : true;
+      if (inserts.length === 0) return consume ? markUsed(db, dialect, consume.key, consume.now) : true;
       const groups = groupsOf(inserts);
       if (dialect === "postgres" && !db.isTransaction) {
         // On the pool, a named prepared statement: one per shape.
@@ -283,9 +288,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
         return true;
       }
       const write = async (conn: Kysely<any>) => {
-        if (consume && Number((await consumeOne(conn, dialect, { key: consume.key, now: dbDate(consume.now) })).numAffectedRows ?? 0) !== 1) {
-          return false;
-        }
+        if (consume && !(await markUsed(conn, dialect, consume.key, consume.now))) return false;
         for (const group of groups) await conn.executeQuery(compiledInsert(conn, dialect, [group]));
         return true;
       };
@@ -297,8 +300,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
      * marks it; the other is told false.
      */
     async consumePayload(key: string, now: Date): Promise<boolean> {
-      const result = await consumeOne(db, dialect, { key, now: dbDate(now) });
-      return Number(result.numAffectedRows ?? 0) === 1;
+      return markUsed(db, dialect, key, now);
     },
 
     async grantIdOf(key: string): Promise<string | null> {
@@ -345,7 +347,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
       const rows = await selectAll()
         .where("accountId", "=", accountId)
         .where("model", "=", "Grant")
-        .where(live(now))
+        .where(unexpired(now))
         .execute();
       return rows.map(toStored);
     },
@@ -358,7 +360,7 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
         .where("accountId", "=", accountId)
         .where("model", "=", "Grant")
         .where("clientId", "=", clientId)
-        .where(live(now))
+        .where(unexpired(now))
         .execute();
       return rows.map((r) => r.key.slice("Grant:".length));
     },
