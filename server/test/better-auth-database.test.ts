@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { CompiledQuery, sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scryptReference } from "../src/credentials/password.js";
 import { signCookieValue } from "../src/http/cookies.js";
@@ -339,8 +340,12 @@ describe.each(DIALECTS)("a new database, on %s", (dialect) => {
         }
         for (const column of Object.keys(spec.columns)) if (!table.columns.has(column)) missing.push(`column ${name}.${column}`);
         for (const index of spec.indexes) {
+          // An `onlyNotNull` index is the migration's partial one, under its name; the others plain.
           const present = table.indexes.some(
-            (i) => !i.special && (i.unique || !index.unique) && i.columns.join() === index.columns.join(),
+            (i) =>
+              (index.onlyNotNull ? i.special && i.name === index.name : !i.special) &&
+              (i.unique || !index.unique) &&
+              i.columns.join() === index.columns.join(),
           );
           if (!present) missing.push(`index ${index.name}`);
         }
@@ -348,6 +353,42 @@ describe.each(DIALECTS)("a new database, on %s", (dialect) => {
       expect(missing).toEqual([]);
       expect(await gatehouse.migrate()).toEqual([]);
     } finally {
+      await gatehouse.close();
+      await database.drop();
+    }
+  });
+
+  it("#16: the indexes of columns most rows leave empty hold only rows with a value, and the lookups by them use them", async () => {
+    const database = await createTestDatabase(dialect);
+    const gatehouse = gatehouseOver(database);
+    const handle = openDatabase({ url: database.url, schema: database.schema });
+    try {
+      await gatehouse.migrate();
+      const partial = Object.entries(databaseShape().expected).flatMap(([table, spec]) =>
+        spec.indexes.filter((index) => index.onlyNotNull).map((index) => `${table}.${index.name}`),
+      );
+      expect(partial.sort()).toEqual([
+        "event.event_actorId_seq_idx",
+        "event.event_organizationId_seq_idx",
+        "oidcPayload.oidcPayload_uid_idx",
+      ]);
+      // The lookups as the stores write them, with bound values (PostgreSQL: a generic plan, as a prepared
+      // statement gets), each answered from its partial index rather than by reading the table.
+      const lookups: [string, string, unknown[]][] = [
+        ["oidcPayload_uid_idx", `select "key" from "oidcPayload" where "uid" = $1 and "model" = $2`, ["u", "Session"]],
+        ["event_actorId_seq_idx", `select "seq" from "event" where "actorId" = $1 order by "seq" desc limit 20`, ["a"]],
+        ["event_organizationId_seq_idx", `select "seq" from "event" where "organizationId" = $1 and "seq" < $2 order by "seq" desc limit 20`, ["o", 9]],
+      ];
+      const db = handle.db as Kysely<unknown>;
+      if (dialect === "postgres") await sql`set plan_cache_mode = force_generic_plan`.execute(db);
+      for (const [index, query, values] of lookups) {
+        const text = dialect === "postgres" ? query : query.replace(/\$\d/g, "?");
+        const plan = dialect === "postgres" ? `explain ${text}` : `explain query plan ${text}`;
+        const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(plan, values));
+        expect(rows.map((row) => Object.values(row).join(" ")).join("\n"), index).toContain(index);
+      }
+    } finally {
+      await handle.close();
       await gatehouse.close();
       await database.drop();
     }

@@ -233,6 +233,8 @@ describe("composing modules", () => {
       "0015-events",
       "0016-new-device",
       "0017-webhooks",
+      "0018-event-partial-indexes",
+      "0019-oidc-uid-partial-index",
     ]);
   });
 });

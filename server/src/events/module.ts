@@ -1,6 +1,7 @@
 import { defineModule } from "../gatehouse-module.js";
 import { EVENTS_MESSAGES } from "./messages.js";
 import * as eventTables from "./migrations/0015-events.js";
+import * as eventPartialIndexes from "./migrations/0018-event-partial-indexes.js";
 import { startPruning } from "./prune.js";
 import { adminExportEvents, adminListEvents, listOrganizationEvents, listSecurityEvents } from "./routes.js";
 import { eventRepositories } from "./store/index.js";
@@ -16,7 +17,7 @@ export const eventsModule = defineModule({
   name: "events",
   enabled: (config) => config.events.enabled,
   endpoints: { adminListEvents, adminExportEvents, listOrganizationEvents, listSecurityEvents },
-  migrations: { "0015-events": eventTables },
+  migrations: { "0015-events": eventTables, "0018-event-partial-indexes": eventPartialIndexes },
   tables: EVENT_TABLE_SPECS,
   repositories: eventRepositories,
   errors: EVENTS_MESSAGES,

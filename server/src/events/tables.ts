@@ -47,8 +47,8 @@ export const EVENT_TABLE_SPECS: TableSpecs<EventTables> = {
     indexes: [
       { name: "event_id_uidx", columns: ["id"], unique: true },
       { name: "event_userId_seq_idx", columns: ["userId", "seq"] },
-      { name: "event_actorId_seq_idx", columns: ["actorId", "seq"] },
-      { name: "event_organizationId_seq_idx", columns: ["organizationId", "seq"] },
+      { name: "event_actorId_seq_idx", columns: ["actorId", "seq"], onlyNotNull: true },
+      { name: "event_organizationId_seq_idx", columns: ["organizationId", "seq"], onlyNotNull: true },
       { name: "event_type_seq_idx", columns: ["type", "seq"] },
       { name: "event_createdAt_idx", columns: ["createdAt"] },
     ],

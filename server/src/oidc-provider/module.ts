@@ -14,6 +14,7 @@ import { consentOidcInteraction, getOidcInteraction, oidcInteraction } from "./i
 import { getSessionJwt } from "./jwt-routes.js";
 import { OIDC_MESSAGES } from "./messages.js";
 import * as oidcTables from "./migrations/0014-oidc-provider.js";
+import * as oidcUidPartialIndex from "./migrations/0019-oidc-uid-partial-index.js";
 import { createOidcMount } from "./mount.js";
 import { oidcRepositories } from "./store/index.js";
 import { OIDC_TABLE_SPECS } from "./tables.js";
@@ -44,7 +45,7 @@ export const oidcProviderModule = defineModule({
     adminListUserOidcGrants,
     adminRevokeUserOidcGrant,
   },
-  migrations: { "0014-oidc-provider": oidcTables },
+  migrations: { "0014-oidc-provider": oidcTables, "0019-oidc-uid-partial-index": oidcUidPartialIndex },
   tables: OIDC_TABLE_SPECS,
   repositories: oidcRepositories,
   errors: OIDC_MESSAGES,

@@ -125,7 +125,7 @@ export const OIDC_TABLE_SPECS: TableSpecs<OidcTables> = {
     },
     indexes: [
       { name: "oidcPayload_grantId_idx", columns: ["grantId"] },
-      { name: "oidcPayload_uid_idx", columns: ["uid"] },
+      { name: "oidcPayload_uid_idx", columns: ["uid"], onlyNotNull: true },
       { name: "oidcPayload_accountId_model_idx", columns: ["accountId", "model"] },
       { name: "oidcPayload_clientId_idx", columns: ["clientId"] },
       { name: "oidcPayload_expiresAt_idx", columns: ["expiresAt"] },

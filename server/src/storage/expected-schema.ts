@@ -27,6 +27,13 @@ export interface IndexSpec {
   name: string;
   columns: readonly string[];
   unique?: boolean;
+  /**
+   * The index holds only the rows whose first column is not null (`where "column" is not null`): for a column most
+   * rows leave empty, whose lookups always name a value (`column = ?` implies `is not null`, which both databases'
+   * planners see, so such a query still uses the index). Each row inserted without a value then writes no index
+   * entry, which on SQLite is one page less in the commit.
+   */
+  onlyNotNull?: boolean;
 }
 
 export interface TableSpec<Columns extends string = string> {

@@ -146,7 +146,7 @@ async function planReconcile(
       indexChanges.push({
         description: `created index ${index.name}`,
         statement: sql`create ${sql.raw(index.unique ? "unique " : "")}index if not exists ${sql.id(index.name)}
-          on ${tableRef(table)} (${sql.join(index.columns.map((c) => sql.id(c)))})`,
+          on ${tableRef(table)} (${sql.join(index.columns.map((c) => sql.id(c)))})${onlyNotNull(index)}`,
       });
     }
   }
@@ -154,11 +154,19 @@ async function planReconcile(
   return { changes: [...columnChanges, ...indexChanges], problems };
 }
 
-/** Whether an index on the same columns exists, whatever its name (a UNIQUE constraint's index counts). */
+/** The condition of an `onlyNotNull` index (expected-schema.ts), or nothing. */
+function onlyNotNull(index: IndexSpec): RawBuilder<unknown> {
+  return index.onlyNotNull ? sql` where ${sql.id(index.columns[0]!)} is not null` : sql``;
+}
+
+/**
+ * Whether an index on the same columns exists, whatever its name (a UNIQUE constraint's index counts). A partial one
+ * counts only for an `onlyNotNull` index of the same name (the one Gatehouse made); a full one serves it too.
+ */
 function hasIndex(table: FoundTable, index: IndexSpec): boolean {
   return table.indexes.some(
     (found) =>
-      !found.special &&
+      (!found.special || (index.onlyNotNull === true && found.name === index.name)) &&
       (found.unique || !index.unique) &&
       found.columns.length === index.columns.length &&
       found.columns.every((c, i) => c === index.columns[i]),
