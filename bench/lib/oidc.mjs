@@ -111,6 +111,16 @@ const SERVERS = {
   "better-auth": { label: "Better Auth", make: betterAuthServer },
 };
 
+/**
+ * BENCH_OIDC_SERVERS and BENCH_OIDC_FORMATS (comma lists): one server or one access-token format only, to profile it
+ * (a run without both servers checks no target). Unset: all.
+ */
+const listOf = (value, known) => value?.split(",").map((s) => s.trim()).filter((s) => known.includes(s));
+const ONLY = {
+  servers: listOf(process.env.BENCH_OIDC_SERVERS, Object.keys(SERVERS)),
+  formats: listOf(process.env.BENCH_OIDC_FORMATS, ["opaque", "jwt"]),
+};
+
 // ---- a browser: cookies, sign-up, the authorization request ------------------------------------------------------
 
 class Jar {
@@ -484,7 +494,7 @@ async function benchServer(kind, database, databaseUrl, deps) {
       users.push(await signUp(server.base, `oidc-${deps.runTag}-${kind}-${database}-${i}@bench.example`, deps.password));
     }
     log(`  ${users.length} users signed up`);
-    for (const format of ["opaque", "jwt"]) {
+    for (const format of ONLY.formats ?? ["opaque", "jwt"]) {
       const client = clients[format];
       if (!client) continue;
       const r = (out.formats[format] = {});
@@ -558,7 +568,7 @@ async function benchServer(kind, database, databaseUrl, deps) {
 
 async function benchDatabase(database, deps) {
   const out = { database, servers: {} };
-  for (const kind of Object.keys(SERVERS)) {
+  for (const kind of Object.keys(SERVERS).filter((k) => !ONLY.servers || ONLY.servers.includes(k))) {
     try {
       let databaseUrl;
       if (database === "sqlite") {
