@@ -44,7 +44,13 @@ describe.each(DIALECTS)("organization invitations on %s", (dialect) => {
     await server.gatehouse.database.db.transaction().execute(async (trx) => {
       await createStores(trx, { dialect }).organizations.lockOrganization(organizationId);
       running = work();
-      const deadline = Date.now() + 10_000;
+      // Work that ends before it waits cannot wait any more: say what it answered rather than time out.
+      let settled: PromiseSettledResult<T> | undefined;
+      running.then(
+        (value) => (settled = { status: "fulfilled", value }),
+        (reason: unknown) => (settled = { status: "rejected", reason }),
+      );
+      const deadline = Date.now() + 30_000;
       for (;;) {
         // Who waits for this transaction's connection, directly or behind another waiter (a second waiter
         // queues on the first).
@@ -54,6 +60,10 @@ describe.each(DIALECTS)("organization invitations on %s", (dialect) => {
             union select a.pid from pg_stat_activity a join w on w.pid = any(pg_blocking_pids(a.pid))
           ) select count(*) as n from w`.execute(trx);
         if (Number(rows[0]!.n) >= waiters) break;
+        if (settled) {
+          const answer = settled.status === "fulfilled" ? JSON.stringify(settled.value) : String((settled.reason as Error)?.message ?? settled.reason);
+          throw new Error(`the work ended (${settled.status}: ${answer}) before ${waiters} statements waited for the lock`);
+        }
         if (Date.now() > deadline) throw new Error(`fewer than ${waiters} statements came to wait for the lock`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
