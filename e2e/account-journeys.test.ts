@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { description, heading, headingIs, isFocused, openAccount, signIn, text } from "./helpers/pages.js";
+import { description, heading, headingIs, isFocused, openAccount, signIn, text, titleIs } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -51,7 +51,7 @@ describe("web app journeys", () => {
     await ada.waitForURL((url) => url.pathname === "/sign-in");
     expect(await text(heading(ada))).toBe(en.signIn.heading);
     expect(await isFocused(ada, heading(ada))).toBe(true);
-    expect(await ada.title()).toBe(`${en.signIn.title} · Gatehouse`);
+    await titleIs(ada, `${en.signIn.title} · Gatehouse`);
     await screenshotBothSizes(ada, "sign-in");
   });
 
@@ -314,7 +314,7 @@ describe("web app journeys", () => {
     await expect.poll(() => page.getByText(en.errorPage.unknown).count(), { timeout: 10_000 }).toBe(1);
     expect(await text(page.locator("code"))).toBe(hostile);
     await expect.poll(() => page.locator("main img").count(), { timeout: 10_000 }).toBe(0);
-    expect(await page.title()).toBe(`${en.errorPage.title} · Gatehouse`);
+    await titleIs(page, `${en.errorPage.title} · Gatehouse`);
   });
 
   it("shows a 404 page for unknown paths", async () => {

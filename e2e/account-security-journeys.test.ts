@@ -6,7 +6,7 @@ import { pl } from "../web/src/i18n/pl.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { expectNoAxeViolations } from "./helpers/axe.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { chooseLanguage, description, headingIs, linkTo, person, signUp, signUpByApi, text, withLink } from "./helpers/pages.js";
+import { chooseLanguage, description, headingIs, linkTo, person, signUp, signUpByApi, text, titleIs, withLink } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -57,7 +57,7 @@ describe("#14 pages that claim what did not happen", () => {
       await visitor.goto("/verify-email");
       await headingIs(visitor, en.verifyEmail.unknownHeading);
       await expect.poll(() => visitor.getByRole("heading", { name: en.verifyEmail.verifiedHeading }).count(), { timeout: 10_000 }).toBe(0);
-      expect(await visitor.title()).toBe(`${en.verifyEmail.unknownHeading} · Gatehouse`);
+      await titleIs(visitor, `${en.verifyEmail.unknownHeading} · Gatehouse`);
       await expectNoAxeViolations(visitor, "verify-email without a marker");
       await screenshotBothSizes(visitor, "verify-email-no-marker");
 
@@ -71,7 +71,7 @@ describe("#14 pages that claim what did not happen", () => {
       await visitor.goto(linkTo(mail, "/api/auth/verify-email"));
       await visitor.waitForURL((url) => url.searchParams.get("error") === "invalid_token");
       await headingIs(visitor, en.verifyEmail.invalidHeading);
-      expect(await visitor.title()).toBe(`${en.verifyEmail.invalidHeading} · Gatehouse`);
+      await titleIs(visitor, `${en.verifyEmail.invalidHeading} · Gatehouse`);
       await screenshotBothSizes(visitor, "verify-email-reused-signed-out");
 
       // A member whose address is verified opens their used link again: it did nothing, and the page says so.
@@ -103,7 +103,7 @@ describe("#14 pages that claim what did not happen", () => {
       const visitor = await newPage();
       await visitor.goto("/account-deleted");
       await headingIs(visitor, en.accountDeleted.unknownHeading);
-      expect(await visitor.title()).toBe(`${en.accountDeleted.unknownHeading} · Gatehouse`);
+      await titleIs(visitor, `${en.accountDeleted.unknownHeading} · Gatehouse`);
       await expect.poll(() => visitor.getByRole("heading", { name: en.accountDeleted.heading }).count(), { timeout: 10_000 }).toBe(0);
       await expectNoAxeViolations(visitor, "account-deleted without a marker");
       await screenshotBothSizes(visitor, "account-deleted-no-marker");
@@ -111,7 +111,7 @@ describe("#14 pages that claim what did not happen", () => {
       // Opened in another browser (signed out): nothing deleted, and the tab does not say "Account deleted".
       await visitor.goto("/account-deleted?error=unauthorized");
       await headingIs(visitor, en.accountDeleted.unauthorizedHeading);
-      expect(await visitor.title()).toBe(`${en.accountDeleted.unauthorizedHeading} · Gatehouse`);
+      await titleIs(visitor, `${en.accountDeleted.unauthorizedHeading} · Gatehouse`);
 
       // A signed-in member handed a forged "deleted" link is told their account is still there.
       const lin = person("Lin Still", PASSWORD, "-sec");
@@ -130,7 +130,7 @@ describe("#14 pages that claim what did not happen", () => {
       await card.getByRole("button", { name: en.account.delete.submitPassword }).click();
       await member.waitForURL((url) => url.pathname === "/account-deleted");
       await headingIs(member, en.accountDeleted.heading);
-      expect(await member.title()).toBe(`${en.accountDeleted.heading} · Gatehouse`);
+      await titleIs(member, `${en.accountDeleted.heading} · Gatehouse`);
 
       await chooseLanguage(visitor, en, "pl");
       await visitor.goto("/account-deleted");

@@ -5,7 +5,7 @@ import { de } from "../web/src/i18n/de.js";
 import { en } from "../web/src/i18n/en.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
-import { description, heading, headingIs, isFocused, linkTo, openAccount, person, signIn, signUp, signUpByApi, text, withLink } from "./helpers/pages.js";
+import { description, heading, headingIs, isFocused, linkTo, openAccount, person, signIn, signUp, signUpByApi, text, titleIs, withLink } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -336,7 +336,7 @@ describe("mailed journeys", () => {
       await page.getByLabel(en.language.label).selectOption("de");
       await headingIs(page, de.signIn.heading);
       expect(await page.locator("html").getAttribute("lang")).toBe("de");
-      expect(await page.title()).toBe(`${de.signIn.title} · Gatehouse`);
+      await titleIs(page, `${de.signIn.title} · Gatehouse`);
 
       await page.reload();
       await headingIs(page, de.signIn.heading);

@@ -6,7 +6,7 @@ import { pl } from "../web/src/i18n/pl.js";
 import { ru } from "../web/src/i18n/ru.js";
 import { signUpWithSession } from "./helpers/api.js";
 import { launchBrowser, VIEWPORTS } from "./helpers/browser.js";
-import { look, photograph, signIn } from "./helpers/pages.js";
+import { look, photograph, signIn, titleIs } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 
 /**
@@ -135,7 +135,7 @@ describe("#14 Text journeys", () => {
         await page.goto("/api/auth/error?error=state_not_found");
         const messages = ERROR_PAGE_MESSAGES[language];
         expect(await page.locator("html").getAttribute("lang")).toBe(language);
-        expect(await page.title()).toBe(messages.title);
+        await titleIs(page, messages.title);
         await page.getByRole("heading", { level: 1, name: messages.title }).waitFor();
         await page.getByText(messages.codes.state_not_found).waitFor();
         await page.getByText(`${messages.codeLabel}:`).waitFor();

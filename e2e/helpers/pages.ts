@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
+import { expect } from "vitest";
 import type { ReceivedMail } from "../../server/test/helpers/smtp.js";
 import { en, type Messages } from "../../web/src/i18n/en.js";
 import { expectNoAxeViolations } from "./axe.js";
@@ -14,7 +15,28 @@ import { ARTIFACTS, nextFrames, screenshotBothSizes, VIEWPORTS } from "./browser
 
 export const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
-export const isFocused = (page: Page, locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+/**
+ * Whether the element has the focus, once it is given: a page moves the focus in an effect or the next frame (a
+ * dialog that closes hands it back after it is hidden), so this waits up to 2 s for it before answering.
+ */
+export async function isFocused(page: Page, locator: Locator): Promise<boolean> {
+  const handle = await locator.elementHandle();
+  if (!handle) return false;
+  try {
+    await page.waitForFunction((element) => element === document.activeElement, handle, { timeout: 2_000 });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await handle.dispose();
+  }
+}
+
+/** Checks the page's title, once it reads `expected` (a page sets it in an effect, after its heading shows; up to 5 s). */
+export async function titleIs(page: Page, expected: string): Promise<void> {
+  await page.waitForFunction((title) => document.title === title, expected, { timeout: 5_000 }).catch(() => undefined);
+  expect(await page.title()).toBe(expected);
+}
 
 /** The trimmed text of an element, once it is there. */
 export async function text(locator: Locator): Promise<string> {
