@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { en } from "../web/src/i18n/en.js";
 import { launchBrowser, pageOpener, screenshotBothSizes } from "./helpers/browser.js";
 import { signUpWithSession } from "./helpers/api.js";
-import { heading, headingIs, person, signUpByApi, text } from "./helpers/pages.js";
+import { fill, heading, headingIs, look, person, signUpByApi, text } from "./helpers/pages.js";
 import { startService, type RunningService } from "./helpers/service.js";
 import { authenticatorApp, freshCode } from "./helpers/totp.js";
 
@@ -141,6 +141,9 @@ describe("OpenID Provider journeys", () => {
     // Signed out: the provider sends the browser to Gatehouse's sign-in page, which goes back to the interaction.
     await page.goto(request.url.href);
     expect((await arrive(page, "/sign-in")).searchParams.get("returnTo")).toMatch(/^\/api\/auth\/oauth2\/interaction\//);
+    // The page names the application the sign-in goes on to.
+    await page.getByText(fill(en.signIn.forApplication, { app: CLIENT.name }), { exact: true }).waitFor();
+    await look(page, "oauth-sign-in");
     await signInOnPage(page, ADA);
 
     // The consent page: the application, the account, the scopes in plain words.
@@ -251,6 +254,7 @@ describe("OpenID Provider journeys", () => {
     expect(interaction).toMatch(/^\/api\/auth\/oauth2\/interaction\//);
     await headingIs(browserOfBea, en.twoFactor.heading);
     await browserOfBea.getByLabel(en.twoFactor.code, { exact: true }).waitFor();
+    await browserOfBea.getByText(fill(en.signIn.forApplication, { app: CLIENT.name }), { exact: true }).waitFor();
     // Starting over still goes back to the application's request.
     expect(await browserOfBea.getByRole("link", { name: en.common.backToSignIn }).getAttribute("href")).toBe(
       `/sign-in?returnTo=${encodeURIComponent(interaction)}`,

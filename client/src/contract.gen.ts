@@ -177,6 +177,13 @@ export interface OidcInteraction {
   };
 }
 
+/** The application an authorization waiting for the user is for */
+export interface OidcInteractionClient {
+  clientId: string;
+  name: string;
+  logoUri: string | null;
+}
+
 export interface Organization {
   id: string;
   name: string;
@@ -1218,6 +1225,12 @@ export interface Oauth2GetInteractionQuery {
 
 export type Oauth2GetInteractionData = OidcInteraction;
 
+export interface Oauth2InteractionClientQuery {
+  uid: string;
+}
+
+export type Oauth2InteractionClientData = OidcInteractionClient;
+
 export interface Oauth2ListGrantsData {
   grants: OidcGrant[];
 }
@@ -2046,6 +2059,7 @@ export const ROUTES = {
   "/magic-link/verify": { method: "GET", changesSession: true, query: shape<MagicLinkVerifyQuery>(), data: shape<MagicLinkVerifyData>() },
   "/oauth2/consent": { method: "POST", body: shape<Oauth2ConsentBody>(), data: shape<Oauth2ConsentData>() },
   "/oauth2/get-interaction": { method: "GET", query: shape<Oauth2GetInteractionQuery>(), data: shape<Oauth2GetInteractionData>() },
+  "/oauth2/interaction-client": { method: "GET", query: shape<Oauth2InteractionClientQuery>(), data: shape<Oauth2InteractionClientData>() },
   "/oauth2/list-grants": { method: "GET", data: shape<Oauth2ListGrantsData>() },
   "/oauth2/revoke-grant": { method: "POST", body: shape<Oauth2RevokeGrantBody>(), data: shape<Oauth2RevokeGrantData>() },
   "/ok": { method: "GET", data: shape<OkData>() },

@@ -311,6 +311,23 @@ describe.each(DIALECTS)("OpenID Provider on %s", (dialect) => {
     expect(new URL(aged.landed.url).searchParams.get("prompt")).toBe("login");
   });
 
+  it("names the application of an authorization to the pages on its way (name and logo only), by the interaction's id", async () => {
+    const browser = new TestClient(`${server.url}/api/auth`);
+    const { landed } = await authorize(dashboard, browser);
+    const returnTo = new URL(landed.url).searchParams.get("returnTo")!;
+    const uid = returnTo.slice(returnTo.lastIndexOf("/") + 1);
+    // From the web app's page, which the interaction's cookie (path-bound) does not reach: any browser with the id.
+    const stranger = new TestClient(`${server.url}/api/auth`);
+    const named = await stranger.get(`/oauth2/interaction-client?uid=${uid}`);
+    expect(named.status).toBe(200);
+    expect(named.body).toEqual({ clientId: "dashboard", name: "Dashboard", logoUri: null });
+    const unknown = await stranger.get("/oauth2/interaction-client?uid=nope");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("INTERACTION_NOT_FOUND");
+    expect((await stranger.get("/oauth2/interaction-client?uid=bad%20uid")).body.code).toBe("VALIDATION_ERROR");
+    expect((await stranger.get("/oauth2/interaction-client")).status).toBe(400);
+  });
+
   it("lets a first-party client through without a consent page, and says how the user signed in", async () => {
     const { browser, user } = await signedIn();
     const { landed, verifier, state, nonce } = await authorize(firstParty, browser);

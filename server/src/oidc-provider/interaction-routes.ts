@@ -227,6 +227,33 @@ async function consentInteraction(ctx: OidcContext, uid: string) {
   return { service, provider, interaction, client };
 }
 
+/**
+ * The application an authorization is for, by its interaction: the sign-in and second-step pages name it ("to continue
+ * to …") while the browser is on its way there. Not bound to the browser's interaction cookie (this route is fetched
+ * from the web app's pages, outside that cookie's path): it answers the application's name and logo, which its
+ * consent page shows to anyone anyway, to whoever holds the interaction's random id, and nothing else.
+ */
+export const getOidcInteractionClient = defineOidcEndpoint({
+  method: "GET",
+  path: "/oauth2/interaction-client",
+  auth: "none",
+  query: z.object({ uid: uidSchema }),
+  response: z
+    .object({ clientId: z.string(), name: z.string(), logoUri: z.string().nullable() })
+    .meta({ id: "OidcInteractionClient", description: "The application an authorization waiting for the user is for" }),
+  summary: "The application an authorization is for (its name and logo), for the sign-in and second-step pages on its way",
+  tags: TAGS,
+  async handler(ctx) {
+    const service = oidcService(ctx.runtime);
+    await service.ready();
+    const provider = await service.provider();
+    const interaction = await provider.Interaction.find(ctx.query.uid);
+    const client = interaction ? await service.findClient(String(interaction.params.client_id)) : null;
+    if (!client) throw new APIError("NOT_FOUND", OIDC_MESSAGES.INTERACTION_NOT_FOUND);
+    return { clientId: client.clientId, name: client.name, logoUri: client.logoUri };
+  },
+});
+
 export const getOidcInteraction = defineOidcEndpoint({
   method: "GET",
   path: "/oauth2/get-interaction",

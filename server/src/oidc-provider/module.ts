@@ -10,7 +10,7 @@ import {
   adminUpdateOidcClient,
 } from "./admin-routes.js";
 import { listOidcGrants, revokeOidcGrant } from "./grant-routes.js";
-import { consentOidcInteraction, getOidcInteraction, oidcInteraction } from "./interaction-routes.js";
+import { consentOidcInteraction, getOidcInteraction, getOidcInteractionClient, oidcInteraction } from "./interaction-routes.js";
 import { getSessionJwt } from "./jwt-routes.js";
 import { OIDC_MESSAGES } from "./messages.js";
 import * as oidcTables from "./migrations/0014-oidc-provider.js";
@@ -32,6 +32,7 @@ export const oidcProviderModule = defineModule({
   endpoints: {
     oidcInteraction,
     getOidcInteraction,
+    getOidcInteractionClient,
     consentOidcInteraction,
     listOidcGrants,
     revokeOidcGrant,

@@ -279,6 +279,7 @@ export const de: Messages = {
     title: "Anmelden",
     heading: "Bei Gatehouse anmelden",
     lead: "Willkommen zurück. Geben Sie Ihre Daten ein, um fortzufahren.",
+    forApplication: "Sie melden sich an, um mit {{app}} fortzufahren.",
     email: "E-Mail",
     password: "Passwort",
     rememberMe: "Auf diesem Gerät angemeldet bleiben",

@@ -286,6 +286,7 @@ export const en = {
     title: "Sign in",
     heading: "Sign in to Gatehouse",
     lead: "Welcome back. Enter your details to continue.",
+    forApplication: "You're signing in to continue to {{app}}.",
     email: "Email",
     password: "Password",
     rememberMe: "Keep me signed in on this device",

@@ -278,6 +278,7 @@ export const es: Messages = {
     title: "Iniciar sesión",
     heading: "Inicia sesión en Gatehouse",
     lead: "Hola de nuevo. Introduce tus datos para continuar.",
+    forApplication: "Inicias sesión para continuar en {{app}}.",
     email: "Correo electrónico",
     password: "Contraseña",
     rememberMe: "Mantener la sesión iniciada en este dispositivo",

@@ -278,6 +278,7 @@ export const fr: Messages = {
     title: "Connexion",
     heading: "Se connecter à Gatehouse",
     lead: "Bon retour parmi nous. Saisissez vos identifiants pour continuer.",
+    forApplication: "Vous vous connectez pour continuer vers {{app}}.",
     email: "E-mail",
     password: "Mot de passe",
     rememberMe: "Rester connecté sur cet appareil",

@@ -278,6 +278,7 @@ export const pl: Messages = {
     title: "Logowanie",
     heading: "Zaloguj się do Gatehouse",
     lead: "Witaj ponownie. Podaj swoje dane, aby kontynuować.",
+    forApplication: "Logujesz się, aby przejść do {{app}}.",
     email: "E-mail",
     password: "Hasło",
     rememberMe: "Nie wylogowuj mnie na tym urządzeniu",

@@ -278,6 +278,7 @@ export const ru: Messages = {
     title: "Вход",
     heading: "Вход в Gatehouse",
     lead: "С возвращением! Введите свои данные, чтобы продолжить.",
+    forApplication: "Вы входите, чтобы перейти в {{app}}.",
     email: "Электронная почта",
     password: "Пароль",
     rememberMe: "Не выходить на этом устройстве",

@@ -278,6 +278,7 @@ export const tr: Messages = {
     title: "Giriş yap",
     heading: "Gatehouse’a giriş yapın",
     lead: "Tekrar hoş geldiniz. Devam etmek için bilgilerinizi girin.",
+    forApplication: "{{app}} uygulamasına devam etmek için giriş yapıyorsunuz.",
     email: "E-posta",
     password: "Şifre",
     rememberMe: "Bu cihazda oturumum açık kalsın",

@@ -278,6 +278,7 @@ export const uk: Messages = {
     title: "Вхід",
     heading: "Вхід у Gatehouse",
     lead: "З поверненням! Введіть свої дані, щоб продовжити.",
+    forApplication: "Ви входите, щоб перейти до {{app}}.",
     email: "Електронна пошта",
     password: "Пароль",
     rememberMe: "Не виходити на цьому пристрої",

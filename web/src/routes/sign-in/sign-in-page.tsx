@@ -1,6 +1,7 @@
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "../../components/auth-layout";
+import { ForApplication } from "../../components/for-application";
 import { PageHeading } from "../../components/page-heading";
 import { SocialSignIn, SocialSignInError } from "../../components/social-sign-in";
 import { Alert } from "../../components/ui/alert";
@@ -30,6 +31,7 @@ export function SignInPage() {
       }
     >
       <PageHeading lead={t("signIn.lead")}>{t("signIn.heading")}</PageHeading>
+      <ForApplication path={from} />
       {signedOut ? <Alert variant="success">{t("signIn.signedOut")}</Alert> : null}
       {passwordReset ? <Alert variant="success">{t("signIn.passwordReset")}</Alert> : null}
       <SocialSignInError />

@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { AuthError } from "@gatehouse/client";
 import { AuthLayout } from "../../components/auth-layout";
+import { ForApplication } from "../../components/for-application";
 import { LoadingScreen } from "../../components/loading-screen";
 import { PageHeading } from "../../components/page-heading";
 import { StatusIcon } from "../../components/status-icon";
@@ -172,6 +173,7 @@ export function TwoFactorPage() {
       <PageHeading align="center" lead={ended ? undefined : lead}>
         {t("twoFactor.heading")}
       </PageHeading>
+      {ended ? null : <ForApplication path={callback} />}
 
       {ended ? (
         <>
