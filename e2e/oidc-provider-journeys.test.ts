@@ -142,8 +142,16 @@ describe("OpenID Provider journeys", () => {
     await page.goto(request.url.href);
     expect((await arrive(page, "/sign-in")).searchParams.get("returnTo")).toMatch(/^\/api\/auth\/oauth2\/interaction\//);
     // The page names the application the sign-in goes on to.
-    await page.getByText(fill(en.signIn.forApplication, { app: CLIENT.name }), { exact: true }).waitFor();
+    const forApplication = fill(en.signIn.forApplication, { app: CLIENT.name });
+    await page.getByText(forApplication, { exact: true }).waitFor();
     await look(page, "oauth-sign-in");
+    // So do the mailed-link and mailed-code pages it leads to.
+    for (const way of [en.emailSignIn.linkButton, en.emailSignIn.codeButton]) {
+      await page.getByRole("link", { name: way }).click();
+      await page.getByText(forApplication, { exact: true }).waitFor();
+      await page.goBack();
+      await page.getByText(forApplication, { exact: true }).waitFor();
+    }
     await signInOnPage(page, ADA);
 
     // The consent page: the application, the account, the scopes in plain words.

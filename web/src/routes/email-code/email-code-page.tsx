@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "../../components/auth-layout";
+import { ForApplication } from "../../components/for-application";
 import { PageHeading } from "../../components/page-heading";
 import { StatusIcon } from "../../components/status-icon";
 import { Alert } from "../../components/ui/alert";
@@ -100,6 +101,7 @@ export function EmailCodePage() {
         <PageHeading align="center" lead={t("emailSignIn.code.enterLead", { email: sentTo })}>
           {t("emailSignIn.code.enterHeading")}
         </PageHeading>
+        <ForApplication path={from} />
         <Form ref={answer.ref} onSubmit={onAnswer}>
           {answer.error ? (
             <Alert variant="error" focusable>
@@ -147,6 +149,7 @@ export function EmailCodePage() {
   return (
     <AuthLayout footer={footer}>
       <PageHeading lead={t("emailSignIn.code.lead")}>{t("emailSignIn.code.heading")}</PageHeading>
+      <ForApplication path={from} />
       <Form ref={ask.ref} onSubmit={onAsk}>
         {ask.error ? (
           <Alert variant="error" focusable>

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AuthLayout } from "../../components/auth-layout";
+import { ForApplication } from "../../components/for-application";
 import { PageHeading } from "../../components/page-heading";
 import { StatusIcon } from "../../components/status-icon";
 import { Alert } from "../../components/ui/alert";
@@ -75,6 +76,7 @@ export function EmailLinkPage() {
   return (
     <AuthLayout footer={footer}>
       <PageHeading lead={t("emailSignIn.link.lead")}>{t("emailSignIn.link.heading")}</PageHeading>
+      <ForApplication path={from} />
       {failure ? (
         <Alert variant="error" title={t("emailSignIn.link.failedTitle")}>
           {sentence}
