@@ -209,13 +209,19 @@ export const oidcInteraction = defineOidcEndpoint({
   },
 });
 
-/** The interaction a consent route acts on: awaiting consent, and the signed-in user's. */
-async function consentInteraction(ctx: OidcContext, uid: string) {
+/** A live interaction by its id, with the provider it belongs to; 404 when there is none. */
+async function findInteraction(ctx: OidcContext, uid: string) {
   const service = oidcService(ctx.runtime);
   await service.ready();
   const provider = await service.provider();
   const interaction = await provider.Interaction.find(uid);
   if (!interaction) throw new APIError("NOT_FOUND", OIDC_MESSAGES.INTERACTION_NOT_FOUND);
+  return { service, provider, interaction };
+}
+
+/** The interaction a consent route acts on: awaiting consent, and the signed-in user's. */
+async function consentInteraction(ctx: OidcContext, uid: string) {
+  const { service, provider, interaction } = await findInteraction(ctx, uid);
   if (interaction.session?.accountId !== ctx.session!.user.id) {
     throw new APIError("FORBIDDEN", OIDC_MESSAGES.INTERACTION_BELONGS_TO_ANOTHER_USER);
   }
@@ -230,8 +236,9 @@ async function consentInteraction(ctx: OidcContext, uid: string) {
 /**
  * The application an authorization is for, by its interaction: the sign-in and second-step pages name it ("to continue
  * to …") while the browser is on its way there. Not bound to the browser's interaction cookie (this route is fetched
- * from the web app's pages, outside that cookie's path): it answers the application's name and logo, which its
- * consent page shows to anyone anyway, to whoever holds the interaction's random id, and nothing else.
+ * from the web app's pages, outside that cookie's path): it answers the application's name and logo, which are not
+ * secret (anyone may start an authorization for it and be shown them), to whoever holds the interaction's random id,
+ * and nothing else.
  */
 export const getOidcInteractionClient = defineOidcEndpoint({
   method: "GET",
@@ -244,11 +251,8 @@ export const getOidcInteractionClient = defineOidcEndpoint({
   summary: "The application an authorization is for (its name and logo), for the sign-in and second-step pages on its way",
   tags: TAGS,
   async handler(ctx) {
-    const service = oidcService(ctx.runtime);
-    await service.ready();
-    const provider = await service.provider();
-    const interaction = await provider.Interaction.find(ctx.query.uid);
-    const client = interaction ? await service.findClient(String(interaction.params.client_id)) : null;
+    const { service, interaction } = await findInteraction(ctx, ctx.query.uid);
+    const client = await service.findClient(String(interaction.params.client_id));
     if (!client) throw new APIError("NOT_FOUND", OIDC_MESSAGES.INTERACTION_NOT_FOUND);
     return { clientId: client.clientId, name: client.name, logoUri: client.logoUri };
   },
