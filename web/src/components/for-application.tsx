@@ -7,9 +7,9 @@ import styles from "./for-application.module.css";
 
 /**
  * Names the application an OpenID Provider's authorization is for, on the pages a sign-in passes on its way there
- * (the sign-in pages, the second step): `path` is where the page goes on to, and only the provider's interaction path names one.
- * Its mark (logo or initial) beside the sentence; nothing while the name loads, or when the authorization is unknown
- * or over.
+ * (the sign-in pages, the second step): `path` is where the page goes on to, and only the provider's interaction
+ * path names one. Its mark (logo or initial) beside the sentence; nothing while the name loads, or when the
+ * authorization is unknown or over.
  */
 export function ForApplication({ path }: { path: string | null }) {
   const { t } = useTranslation();
