@@ -14,6 +14,7 @@ import { IMPORT_USAGE, parseImportArgs } from "./import/import-options.js";
 import { importUsers, type ImportSummary } from "./import/run-import.js";
 import { createGatehouse, type Gatehouse } from "./index.js";
 import { createLogger, type Logger } from "./logger.js";
+import { lowerHelperThreads } from "./helper-threads.js";
 import { serveGatehouse, startupNotes } from "./node-server.js";
 import { SchemaMismatchError } from "./storage/reconcile.js";
 import { defaultWebRoot, loadWebApp } from "./web-app.js";
@@ -135,6 +136,11 @@ async function runImport(settings: ServiceSettings, logger: Logger, args: string
 
 async function runServer(settings: ServiceSettings, logger: Logger): Promise<void> {
   for (const warning of settings.warnings) logger.warn({}, warning);
+  // The event loop first: the helper threads (signatures, garbage collection) yield to it (helper-threads.ts).
+  if (settings.helperThreadNice > 0) {
+    const lowered = await lowerHelperThreads(settings.helperThreadNice);
+    logger.debug({ threads: lowered, nice: settings.helperThreadNice }, "helper threads lowered");
+  }
   const target = targetOf(settings);
   const gatehouse = open(settings, logger);
   // A database written by Better Auth has tables but no migration bookkeeping: every migration applies to it.

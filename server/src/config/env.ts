@@ -18,10 +18,24 @@ export interface ServiceSettings {
   webRoot?: string | undefined;
   /** The development secret, generated once and kept in the data folder (never used in production). */
   fallbackSecret?: string;
+  /** The niceness the service's helper threads get (GATEHOUSE_HELPER_NICE; 0 leaves them as they are). */
+  helperThreadNice: number;
   warnings: string[];
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The helper threads' niceness unless GATEHOUSE_HELPER_NICE says otherwise (helper-threads.ts). */
+const DEFAULT_HELPER_NICE = 10;
+
+function parseNice(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_HELPER_NICE;
+  const nice = Number(value);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19) {
+    throw new ConfigError(`GATEHOUSE_HELPER_NICE must be an integer from 0 to 19 (got "${value}")`);
+  }
+  return nice;
+}
 
 const LOG_LEVELS = ["debug", "info", "success", "warn", "error", "silent"] as const;
 
@@ -70,7 +84,8 @@ export function loadServiceSettings(env: Env = process.env, opts: { writeSecret?
 
   const nodeEnv = env.NODE_ENV;
   const dataDir = resolve(env.GATEHOUSE_DATA_DIR?.trim() || "./data");
-  const settings: ServiceSettings = { options: options as GatehouseOptions, port, host, nodeEnv, dataDir, warnings };
+  const helperThreadNice = parseNice(env.GATEHOUSE_HELPER_NICE);
+  const settings: ServiceSettings = { options: options as GatehouseOptions, port, host, nodeEnv, dataDir, helperThreadNice, warnings };
   if (env.WEB_ROOT !== undefined) settings.webRoot = env.WEB_ROOT.trim() === "" ? "" : resolve(env.WEB_ROOT.trim());
   if (nodeEnv === "production") {
     if (process.platform === "linux" && !env.GLIBC_TUNABLES?.includes("glibc.malloc.mmap_threshold")) {

@@ -1,5 +1,5 @@
 import type { Config } from "../config/index.js";
-import { generateId } from "../crypto/random.js";
+import { timeOrderedId } from "../crypto/random.js";
 import type { ExtraRow } from "../storage/new-user.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import type { EventRepositories, EventRow } from "./store/index.js";
@@ -49,10 +49,12 @@ export function actorOf(session: SessionAndUser | null | undefined): string | nu
 export function buildEventRow<T extends EventType>(source: EventSource, type: T, fields: EventFields<T>): EventRow<T> | null {
   if (!source.runtime.config.events.enabled) return null;
   const actorId = fields.actorId !== undefined ? fields.actorId : actorOf(source.session);
+  const createdAt = source.runtime.now();
   return {
-    id: generateId(),
+    // Time-ordered: the event table's id index grows at its end (a random id changed a page of its own per event).
+    id: timeOrderedId(createdAt.getTime()),
     type,
-    createdAt: source.runtime.now(),
+    createdAt,
     actorId,
     userId: fields.userId ?? null,
     organizationId: fields.organizationId ?? null,

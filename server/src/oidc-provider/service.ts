@@ -140,6 +140,37 @@ async function commitTokenResponse(
   return error.revokedGrant;
 }
 
+/** oidc-provider's models whose instances are stored (their IN_PAYLOAD lists what of an instance is). */
+const STORED_MODELS = [
+  "AccessToken",
+  "AuthorizationCode",
+  "RefreshToken",
+  "ClientCredentials",
+  "DeviceCode",
+  "BackchannelAuthenticationRequest",
+  "InitialAccessToken",
+  "RegistrationAccessToken",
+  "PushedAuthorizationRequest",
+  "Session",
+  "Grant",
+  "Interaction",
+  "ReplayDetection",
+] as const;
+
+/**
+ * Each of oidc-provider's models names the properties it stores in a static `IN_PAYLOAD` getter, which builds a new
+ * array from its mixins' lists at every call, and the library calls it once per property of every token it reads or
+ * saves (about 6% of the event loop's time in a token request, in bench/ profiles). A model's list never changes:
+ * each keeps the list built once, frozen, in place of its getter.
+ */
+function keepStoredPropertyLists(provider: EngineProvider): void {
+  for (const name of STORED_MODELS) {
+    const model = (provider as unknown as Record<string, { IN_PAYLOAD?: unknown } | undefined>)[name];
+    const list = model?.IN_PAYLOAD;
+    if (Array.isArray(list)) Object.defineProperty(model, "IN_PAYLOAD", { value: Object.freeze([...list]), configurable: true });
+  }
+}
+
 /** The security event of a successful token response (oidc_token.issued), for the grants that have one. */
 function tokenEvent(runtime: Runtime, ctx: EngineContext) {
   const body = ctx.body as { refresh_token?: unknown; id_token?: unknown; scope?: unknown };
@@ -638,6 +669,8 @@ export class OidcService {
     provider.Client.prototype.postLogoutRedirectUriAllowed = function postLogoutRedirectUriAllowed(this: EngineClient, value: unknown) {
       return typeof value === "string" && exactOrLoopback(this.postLogoutRedirectUris ?? [], value, this.applicationType === "native");
     };
+
+    keepStoredPropertyLists(provider);
 
     const findClient = (clientId: string) => this.findClient(clientId);
     // Grants the adapter destroyed, until the request that destroyed them reports it (below).

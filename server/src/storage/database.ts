@@ -6,6 +6,7 @@ import pg from "pg";
 import type { Database } from "./schema.js";
 import { runPrecompiledAsNamed } from "./precompiled.js";
 import { startCheckpointer, WAL_RESTART_BYTES } from "./sqlite-checkpointer.js";
+import { registerBatchedWrite, sqliteWriteBatcher } from "./sqlite-write-batch.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -76,6 +77,8 @@ function openSqlite(path: string): DatabaseHandle {
   const statements = cachingStatements(raw);
   const hotStatements = new Map<string, BetterSqlite3.Statement>();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // Hot writes of requests answered in the same turn of the event loop commit together (sqlite-write-batch.ts).
+  registerBatchedWrite(db, sqliteWriteBatcher(raw, db));
   return {
     db,
     dialect: "sqlite",

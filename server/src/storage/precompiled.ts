@@ -20,9 +20,9 @@ import type { Dialect } from "./database.js";
 export function precompiled<DB, P extends Record<string, unknown>, R>(
   build: (db: Kysely<DB>, param: Param<P>) => Compilable<R>,
   { named = false }: { named?: boolean } = {},
-): (db: Kysely<DB>, dialect: Dialect, values: P) => Promise<QueryResult<R>> {
+): Precompiled<DB, P, R> {
   const byDialect = new Map<Dialect, { sql: string; slots: readonly Slot[]; name?: string }>();
-  return (db, dialect, values) => {
+  const statementOf = (db: Kysely<DB>, dialect: Dialect, values: P) => {
     let statement = byDialect.get(dialect);
     if (!statement) {
       const compiled = build(db, (name) => `${PLACEHOLDER}${name}` as never).compile();
@@ -34,12 +34,27 @@ export function precompiled<DB, P extends Record<string, unknown>, R>(
       };
       byDialect.set(dialect, statement);
     }
-    const parameters = statement.slots.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
+    return { statement, parameters: statement.slots.map((slot) => ("name" in slot ? values[slot.name] : slot.value)) };
+  };
+  const execute = (db: Kysely<DB>, dialect: Dialect, values: P) => {
+    const { statement, parameters } = statementOf(db, dialect, values);
     // Registered for the pool's own instance only: a transaction's is another, and runs on its own connection.
     const run = named ? namedRunners.get(db) : undefined;
     if (run) return run((statement.name ??= statementName(statement.sql)), statement.sql, parameters) as Promise<QueryResult<R>>;
     return db.executeQuery<R>(CompiledQuery.raw(statement.sql, parameters));
   };
+  return Object.assign(execute, {
+    compiled: (db: Kysely<DB>, dialect: Dialect, values: P) => {
+      const { statement, parameters } = statementOf(db, dialect, values);
+      return { sql: statement.sql, parameters };
+    },
+  });
+}
+
+/** A precompiled statement: run it on a connection, or take its SQL and values (to run them another way). */
+export interface Precompiled<DB, P, R> {
+  (db: Kysely<DB>, dialect: Dialect, values: P): Promise<QueryResult<R>>;
+  compiled(db: Kysely<DB>, dialect: Dialect, values: P): { sql: string; parameters: unknown[] };
 }
 
 /** Runs a statement as a named prepared statement on a pool (PostgreSQL; database.ts registers its pool's). */

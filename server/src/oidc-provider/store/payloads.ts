@@ -3,6 +3,7 @@ import type { Dialect } from "../../storage/database.js";
 import type { ExtraRow } from "../../storage/extra-rows.js";
 import type { User } from "../../storage/models.js";
 import { precompiled, runNamed, type Param } from "../../storage/precompiled.js";
+import { batchedWriteOf } from "../../storage/sqlite-write-batch.js";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
@@ -286,6 +287,17 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
           throw error;
         }
         return true;
+      }
+      const batched = db.isTransaction ? undefined : batchedWriteOf(db);
+      if (batched) {
+        // SQLite: committed with the other token responses of this turn of the event loop (sqlite-write-batch.ts).
+        const consumed = consume && consumeOne.compiled(db, dialect, { key: consume.key, now: dbDate(consume.now) });
+        const statements = groups.map((group) => compiledInsert(db, dialect, [group]));
+        return batched((run) => {
+          if (consumed && run(consumed.sql, consumed.parameters).changes !== 1) return false;
+          for (const statement of statements) run(statement.sql, statement.parameters);
+          return true;
+        });
       }
       const write = async (conn: Kysely<any>) => {
         if (consume && !(await markUsed(conn, dialect, consume.key, consume.now))) return false;

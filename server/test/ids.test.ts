@@ -1,0 +1,18 @@
+import { expect, it } from "vitest";
+import { generateId, timeOrderedId } from "../src/crypto/random.js";
+
+it("makes time-ordered ids of generateId's form that sort by their time, each with 24 random characters", () => {
+  const form = /^[A-Za-z0-9]{32}$/;
+  expect(generateId()).toMatch(form);
+  const times = [0, 1, 61, 62, 1_000_000, Date.parse("2026-11-25T10:00:00.000Z"), Date.parse("2026-11-25T10:00:00.001Z"), Date.parse("2100-01-01T00:00:00Z")];
+  const ids = times.map((time) => timeOrderedId(time));
+  for (const id of ids) expect(id).toMatch(form);
+  // Byte order (SQLite's and PostgreSQL's "C" comparison) is creation order.
+  expect([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(ids);
+  expect(ids[0]!.slice(0, 8)).toBe("00000000");
+  expect(ids[3]!.slice(0, 8)).toBe("00000010");
+  // The same millisecond: the same prefix, different ids.
+  const same = new Set(Array.from({ length: 1000 }, () => timeOrderedId(times[5])));
+  expect(same.size).toBe(1000);
+  expect(new Set([...same].map((id) => id.slice(0, 8))).size).toBe(1);
+});
