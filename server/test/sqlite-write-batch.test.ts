@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../src/storage/index.js";
 import { batchedWriteOf, type BatchedWrite } from "../src/storage/sqlite-write-batch.js";
+import { precompiled, type Param } from "../src/storage/precompiled.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-batch-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -126,5 +127,38 @@ describe("SQLite group commit (storage/sqlite-write-batch.ts)", () => {
     await handle.close();
     const pending = new Promise((resolve) => setTimeout(() => resolve("pending"), 2000));
     expect(["written", "refused"]).toContain(await Promise.race([write, pending]));
+  });
+
+  it("runs a hot statement at once when no transaction is open, and waits for another request's open transaction without seeing its writes", async () => {
+    const { handle } = await open();
+    const countOf = precompiled(
+      (db: Kysely<any>, v: Param<{ k: string }>) => db.selectFrom("t").select((eb) => eb.fn.countAll().as("n")).where("k", "=", v("k")),
+      { named: true },
+    );
+    const count = async (k: string) => Number(((await countOf(handle.db, "sqlite", { k })).rows[0] as { n: number }).n);
+    try {
+      expect(await count("in-transaction")).toBe(0);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let inserted!: () => void;
+      const insertedInTransaction = new Promise<void>((resolve) => (inserted = resolve));
+      const transaction = handle.db.transaction().execute(async (trx) => {
+        await sql`insert into t (k) values (${"in-transaction"})`.execute(trx);
+        inserted();
+        await released;
+        throw new Error("rolled back");
+      });
+      await insertedInTransaction;
+      let answered: number | undefined;
+      const read = count("in-transaction").then((n) => (answered = n));
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(answered).toBeUndefined();
+      release();
+      await expect(transaction).rejects.toThrow("rolled back");
+      // It never saw the row of the transaction that was rolled back.
+      expect(await read).toBe(0);
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -205,7 +205,8 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
 
     return {
       async upsert(id, payload, expiresIn) {
-        deps.requestReads?.()?.payloads.delete(keyOf(id));
+        const key = keyOf(id);
+        deps.requestReads?.()?.payloads.delete(key);
         const stored: Record<string, unknown> = { ...payload };
         if (hashed) delete stored.jti;
         delete stored.consumed;
@@ -213,7 +214,7 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
         const params = payload.params as { client_id?: unknown } | undefined;
         const now = deps.now();
         const row: StoredPayload = {
-          key: keyOf(id),
+          key,
           model,
           payload: stored,
           grantId: str(payload.grantId),
@@ -257,19 +258,20 @@ export function adapterFactory(deps: AdapterDeps): (model: string) => EngineAdap
         throw await replayError(deps, model, key);
       },
       async destroy(id) {
-        deps.requestReads?.()?.payloads.delete(keyOf(id));
+        const key = keyOf(id);
+        deps.requestReads?.()?.payloads.delete(key);
         // A grant oidc-provider revokes (a replayed code or refresh token: service.ts revokeGrantPolicy) goes with
         // its security event, in one transaction; oidc-provider deletes its tokens beside it, each kind in a
         // statement of its own (the same rows in one transaction here could deadlock with those on PostgreSQL).
         const owner = model === "Grant" && deps.onGrantDestroyed ? await stores.oidcPayloads.grantOwner(id) : null;
         if (!owner) {
           // A client revoking one of its tokens: the token goes with its security event, in one transaction.
-          await stores.oidcPayloads.deletePayload(keyOf(id), (hashed && deps.revokedTokenRows?.(id)) || []);
+          await stores.oidcPayloads.deletePayload(key, (hashed && deps.revokedTokenRows?.(id)) || []);
           return;
         }
         const revoked: RevokedGrant = { grantId: id, ...owner };
         const rows = deps.revokedGrantRows?.(revoked) ?? [];
-        await stores.oidcPayloads.deletePayload(keyOf(id), rows);
+        await stores.oidcPayloads.deletePayload(key, rows);
         deps.onGrantDestroyed!({ ...revoked, eventWritten: rows.length > 0 });
       },
       async revokeByGrantId(grantId) {

@@ -13,7 +13,8 @@ import type { Dialect } from "./database.js";
  *
  * `named`: on PostgreSQL, outside a transaction, the statement runs as a named prepared statement on the pool's
  * connection (parsed once per connection, and planned once PostgreSQL finds its generic plan as good as a fresh
- * one) instead of being parsed and planned at every call. Only for a statement that names every column it answers
+ * one) instead of being parsed and planned at every call. On SQLite, outside a transaction, it runs at once on the
+ * connection when no other request has a transaction open there (database.ts), without Kysely's driver. Only for a statement that names every column it answers
  * (no `*`): a prepared statement's result columns are fixed, and a column a migration adds meanwhile would make
  * PostgreSQL refuse to run one that answers `*` ("cached plan must not change result type").
  */
@@ -57,7 +58,7 @@ export interface Precompiled<DB, P, R> {
   compiled(db: Kysely<DB>, dialect: Dialect, values: P): { sql: string; parameters: unknown[] };
 }
 
-/** Runs a statement as a named prepared statement on a pool (PostgreSQL; database.ts registers its pool's). */
+/** Runs a hot statement outside a transaction (database.ts registers one for each database's own instance). */
 export type NamedRunner = (name: string, sql: string, parameters: readonly unknown[]) => Promise<QueryResult<unknown>>;
 const namedRunners = new WeakMap<object, NamedRunner>();
 
