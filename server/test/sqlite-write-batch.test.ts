@@ -25,6 +25,25 @@ const INSERT = "insert into t (k) values (?)";
 const keys = async (handle: DatabaseHandle) =>
   (await sql<{ k: string }>`select k from t order by id`.execute(handle.db)).rows.map((row) => row.k);
 
+/**
+ * Another request's transaction, open on the connection with a row ("in-transaction") written and not committed, until
+ * `release`: then it rolls back.
+ */
+async function openTransaction(handle: DatabaseHandle): Promise<{ release: () => void; transaction: Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let inserted!: () => void;
+  const insertedInTransaction = new Promise<void>((resolve) => (inserted = resolve));
+  const transaction = handle.db.transaction().execute(async (trx) => {
+    await sql`insert into t (k) values (${"in-transaction"})`.execute(trx);
+    inserted();
+    await released;
+    throw new Error("rolled back");
+  });
+  await insertedInTransaction;
+  return { release, transaction };
+}
+
 /** Frames in the WAL now (a passive checkpoint, from a connection of its own, reports them). */
 function walFrames(file: string): number {
   const reader = new BetterSqlite3(file);
@@ -90,17 +109,7 @@ describe("SQLite group commit (storage/sqlite-write-batch.ts)", () => {
   it("never runs inside another request's open transaction: it waits for it, and keeps its rows when that one rolls back", async () => {
     const { handle, batched } = await open();
     try {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let inserted!: () => void;
-      const insertedInTransaction = new Promise<void>((resolve) => (inserted = resolve));
-      const transaction = handle.db.transaction().execute(async (trx) => {
-        await sql`insert into t (k) values (${"in-transaction"})`.execute(trx);
-        inserted();
-        await released;
-        throw new Error("rolled back");
-      });
-      await insertedInTransaction;
+      const { release, transaction } = await openTransaction(handle);
       let settled = false;
       const write = batched((run) => run(INSERT, ["batched"])).then((value) => {
         settled = true;
@@ -138,17 +147,7 @@ describe("SQLite group commit (storage/sqlite-write-batch.ts)", () => {
     const count = async (k: string) => Number(((await countOf(handle.db, "sqlite", { k })).rows[0] as { n: number }).n);
     try {
       expect(await count("in-transaction")).toBe(0);
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let inserted!: () => void;
-      const insertedInTransaction = new Promise<void>((resolve) => (inserted = resolve));
-      const transaction = handle.db.transaction().execute(async (trx) => {
-        await sql`insert into t (k) values (${"in-transaction"})`.execute(trx);
-        inserted();
-        await released;
-        throw new Error("rolled back");
-      });
-      await insertedInTransaction;
+      const { release, transaction } = await openTransaction(handle);
       let answered: number | undefined;
       const read = count("in-transaction").then((n) => (answered = n));
       for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));

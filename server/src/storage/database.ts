@@ -77,8 +77,9 @@ function openSqlite(path: string): DatabaseHandle {
   const statements = cachingStatements(raw);
   const hotStatements = new Map<string, BetterSqlite3.Statement>();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const prepare = (sql: string) => statements.prepare(sql) as unknown as BetterSqlite3.Statement;
   // Hot writes of requests answered in the same turn of the event loop commit together (sqlite-write-batch.ts).
-  registerBatchedWrite(db, sqliteWriteBatcher(raw, db));
+  registerBatchedWrite(db, sqliteWriteBatcher(raw, db, prepare));
   // The hot statements (precompiled.ts `named`) run at once when no transaction is open on the connection: one
   // statement on its own is its own transaction, as Kysely would run it, without the driver's queue and promises
   // (a third of a token read's time). While another request's transaction is open they wait for it through Kysely,
@@ -86,7 +87,7 @@ function openSqlite(path: string): DatabaseHandle {
   runPrecompiledAsNamed(db, (_name, sql, parameters) => {
     if (raw.inTransaction) return db.executeQuery(CompiledQuery.raw(sql, parameters as unknown[]));
     try {
-      const statement = statements.prepare(sql) as unknown as BetterSqlite3.Statement;
+      const statement = prepare(sql);
       if (statement.reader) return Promise.resolve({ rows: statement.all(parameters as unknown[]) } as QueryResult<unknown>);
       const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
       return Promise.resolve({ rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) });

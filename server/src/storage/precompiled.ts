@@ -14,9 +14,10 @@ import type { Dialect } from "./database.js";
  * `named`: on PostgreSQL, outside a transaction, the statement runs as a named prepared statement on the pool's
  * connection (parsed once per connection, and planned once PostgreSQL finds its generic plan as good as a fresh
  * one) instead of being parsed and planned at every call. On SQLite, outside a transaction, it runs at once on the
- * connection when no other request has a transaction open there (database.ts), without Kysely's driver. Only for a statement that names every column it answers
- * (no `*`): a prepared statement's result columns are fixed, and a column a migration adds meanwhile would make
- * PostgreSQL refuse to run one that answers `*` ("cached plan must not change result type").
+ * connection when no other request has a transaction open there (database.ts), without Kysely's driver. Only for a
+ * statement that names every column it answers (no `*`): a prepared statement's result columns are fixed, and a
+ * column a migration adds meanwhile would make PostgreSQL refuse to run one that answers `*` ("cached plan must not
+ * change result type").
  */
 export function precompiled<DB, P extends Record<string, unknown>, R>(
   build: (db: Kysely<DB>, param: Param<P>) => Compilable<R>,

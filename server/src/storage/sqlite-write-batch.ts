@@ -31,20 +31,16 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** Statements kept prepared at most (the token writes use a handful of shapes). */
-const STATEMENT_LIMIT = 128;
-
-export function sqliteWriteBatcher(raw: BetterSqlite3.Database, db: Kysely<any>): BatchedWrite {
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  const run: SyncRun = (sql, parameters) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = raw.prepare(sql);
-      if (statements.size >= STATEMENT_LIMIT) statements.delete(statements.keys().next().value!);
-      statements.set(sql, statement);
-    }
-    return { changes: statement.run(parameters as unknown[]).changes };
-  };
+/**
+ * `prepare` answers a prepared statement for its SQL: the connection's statement cache (database.ts), which Kysely's
+ * statements and the hot ones share.
+ */
+export function sqliteWriteBatcher(
+  raw: BetterSqlite3.Database,
+  db: Kysely<any>,
+  prepare: (sql: string) => BetterSqlite3.Statement,
+): BatchedWrite {
+  const run: SyncRun = (sql, parameters) => ({ changes: prepare(sql).run(parameters as unknown[]).changes });
   const begin = raw.prepare("begin");
   const commit = raw.prepare("commit");
   const rollback = raw.prepare("rollback");
