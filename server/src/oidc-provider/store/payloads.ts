@@ -4,6 +4,7 @@ import type { ExtraRow } from "../../storage/extra-rows.js";
 import type { User } from "../../storage/models.js";
 import { precompiled, runNamed, type Param } from "../../storage/precompiled.js";
 import { batchedWriteOf } from "../../storage/sqlite-write-batch.js";
+import { settleEach, turnBatcher, type Settled } from "../../storage/turn-batch.js";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
@@ -50,21 +51,41 @@ const findOne = precompiled(
  * next, in the same statement. The grant must be unexpired as the token must; the user is read as it is (the
  * provider's findAccount decides whether a banned one may act).
  */
-const findBundle = precompiled(
-  (db: Kysely<any>, v: Param<KeyNow>) =>
-    db
-      .selectFrom("oidcPayload as t")
-      .leftJoin("oidcPayload as g", (join) =>
-        join.on("g.key", "=", sql<string>`${"Grant:"} || ${sql.ref("t.grantId")}`).on((eb) => live(eb, "g", v("now"))),
-      )
-      .leftJoin("user as u", "u.id", "t.accountId")
-      .select(PAYLOAD_COLUMNS.map((c) => `t.${c} as ${c}`))
-      .select(PAYLOAD_COLUMNS.map((c) => `g.${c} as g_${c}`))
-      .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}`))
-      .where("t.key", "=", v("key"))
-      .where((eb) => live(eb, "t", v("now"))),
+const bundleSelect = (db: Kysely<any>, now: unknown) =>
+  db
+    .selectFrom("oidcPayload as t")
+    .leftJoin("oidcPayload as g", (join) =>
+      join.on("g.key", "=", sql<string>`${"Grant:"} || ${sql.ref("t.grantId")}`).on((eb) => live(eb, "g", now)),
+    )
+    .leftJoin("user as u", "u.id", "t.accountId")
+    .select(PAYLOAD_COLUMNS.map((c) => `t.${c} as ${c}`))
+    .select(PAYLOAD_COLUMNS.map((c) => `g.${c} as g_${c}`))
+    .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}`))
+    .where((eb) => live(eb, "t", now));
+
+const findBundle = precompiled((db: Kysely<any>, v: Param<KeyNow>) => bundleSelect(db, v("now")).where("t.key", "=", v("key")), {
+  named: true,
+});
+
+/** The bundles of several tokens in one statement (PostgreSQL's reads of one turn: readBundles). */
+const findBundles = precompiled(
+  (db: Kysely<any>, v: Param<{ keys: string[]; now: unknown }>) =>
+    bundleSelect(db, v("now")).where("t.key", "=", sql<string>`any(${v("keys")}::text[])`),
   { named: true },
 );
+
+/** A bundle's row as the bundle, as of `now` (null when there is no row or its token has expired by then). */
+function toBundle(row: Record<string, unknown> | undefined, now: Date): TokenBundle | null {
+  if (!row) return null;
+  const token = toStored(row as unknown as Selectable<OidcPayloadTable>);
+  if (token.expiresAt && token.expiresAt <= now) return null;
+  const grant = toStoredFromJoined(row, "g_");
+  return {
+    token,
+    grant: grant && !(grant.expiresAt && grant.expiresAt <= now) ? grant : null,
+    user: row.u_id == null ? null : toUserFromJoined(row),
+  };
+}
 
 type PayloadValues = Record<"key" | "model" | "payload" | "grantId" | "uid" | "accountId" | "clientId" | "expiresAt", unknown>;
 const upsertOne = precompiled(
@@ -212,6 +233,159 @@ export interface ConsumedWith {
   now: Date;
 }
 
+/** A token response's rows, with the code or refresh token it spends (insertTokens). */
+interface TokenWrite {
+  inserts: readonly ExtraRow[];
+  consume?: ConsumedWith | undefined;
+}
+
+/**
+ * PostgreSQL: a token response's rows as one statement of their own (compiledInsert): true when written, false when
+ * its code or refresh token was marked used by another request first (then nothing was written).
+ */
+async function insertOnce(db: Kysely<any>, dialect: Dialect, write: TokenWrite): Promise<boolean> {
+  try {
+    await runNamed(db, compiledInsert(db, dialect, groupsOf(write.inserts), write.consume));
+  } catch (error) {
+    if (write.consume && (error as { code?: unknown }).code === NOT_CONSUMED) return false;
+    throw error;
+  }
+  return true;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const quoted = (name: string) => {
+  if (!IDENTIFIER.test(name)) throw new Error(`tokenWriteBatch: "${name}" is not a plain identifier`);
+  return `"${name}"`;
+};
+
+/**
+ * The SQL of a batch of token responses, per shape (the tables and column lists of its rows, in order of first
+ * appearance). $1 is the keys of the codes and refresh tokens spent and $2 the times they are spent at; each further
+ * parameter a JSON array of `[spent key or null, row]` for one table and column list. One statement: the tokens are marked used
+ * where no other request marked them, and a row is inserted only when it spends nothing or its key was marked here
+ * (so a response whose token was used already writes nothing); it answers the keys it marked. Rows go in as given
+ * (`with ordinality`): the events' seq follows their order.
+ */
+const batchSql = new Map<string, string>();
+function tokenBatchSql(shapes: readonly { table: string; columns: readonly string[] }[]): string {
+  const shapeKey = shapes.map((s) => `${s.table}(${s.columns.join(",")})`).join("|");
+  let text = batchSql.get(shapeKey);
+  if (!text) {
+    const inserts = shapes.map((shape, i) => {
+      const columns = shape.columns.map(quoted);
+      return (
+        `"w${i}" as (insert into ${quoted(shape.table)} (${columns.join(", ")}) ` +
+        `select ${columns.map((c) => `r.${c}`).join(", ")} ` +
+        `from json_array_elements($${i + 3}::json) with ordinality as e(v, n), json_populate_record(null::${quoted(shape.table)}, e.v -> 1) as r ` +
+        `where e.v ->> 0 is null or e.v ->> 0 in (select "key" from "consumed") order by e.n)`
+      );
+    });
+    // The spent tokens are found by their key (`= any`: the primary key's index whatever the planner knows of the
+    // table), each marked with its own request's time.
+    text =
+      `with "consumed" as (update "oidcPayload" as p set "consumedAt" = ($2::timestamptz[])[array_position($1::text[], p."key")] ` +
+      `where p."key" = any($1::text[]) and p."consumedAt" is null returning p."key"), ` +
+      `${inserts.join(", ")} select "key" from "consumed"`;
+    if (batchSql.size >= 64) batchSql.clear();
+    batchSql.set(shapeKey, text);
+  }
+  return text;
+}
+
+/**
+ * PostgreSQL: the token responses of one turn of the event loop (turnBatcher), in one statement (tokenBatchSql):
+ * a database round trip, a commit and a write of each index page for all of them rather than for each (bench/README.md
+ * "What moved it"). Each response stays all or nothing and its token is still spent once:
+ * - a code or refresh token spent by two responses of the batch is left to the second's own statement, run after
+ *   the batch (where it finds the token used, as it would have);
+ * - when the batch statement fails as a whole (a unique key taken, the database gone), each response is written
+ *   again by its own statement, so only the one that fails is refused.
+ */
+async function writeTokenBatch(db: Kysely<any>, dialect: Dialect, writes: readonly TokenWrite[]): Promise<Settled<boolean>[]> {
+  const spent = new Set<string>();
+  const together: number[] = [];
+  const after: number[] = [];
+  writes.forEach((write, i) => {
+    if (write.consume && spent.has(write.consume.key)) return void after.push(i);
+    if (write.consume) spent.add(write.consume.key);
+    together.push(i);
+  });
+  const results: Settled<boolean>[] = new Array(writes.length);
+  const alone = async (indexes: readonly number[]) => {
+    const each = await settleEach(indexes, (i) => insertOnce(db, dialect, writes[i]!));
+    indexes.forEach((i, j) => (results[i] = each[j]!));
+  };
+  if (together.length === 1) {
+    await alone(together);
+  } else {
+    try {
+      const consumed = await runTokenBatch(db, together.map((i) => writes[i]!));
+      for (const i of together) results[i] = { ok: true, value: !writes[i]!.consume || consumed.has(writes[i]!.consume!.key) };
+    } catch {
+      await alone(together);
+    }
+  }
+  if (after.length) await alone(after);
+  return results;
+}
+
+/** Runs one batch statement (tokenBatchSql): the keys of the codes and refresh tokens it marked used. */
+async function runTokenBatch(db: Kysely<any>, writes: readonly TokenWrite[]): Promise<Set<string>> {
+  const shapes: { table: string; columns: string[]; elements: unknown[] }[] = [];
+  const byShape = new Map<string, (typeof shapes)[number]>();
+  const spentKeys: string[] = [];
+  const spentAt: string[] = [];
+  for (const write of writes) {
+    const spends = write.consume?.key ?? null;
+    if (write.consume) {
+      spentKeys.push(write.consume.key);
+      spentAt.push(dbDate(write.consume.now));
+    }
+    for (const { table, values } of write.inserts) {
+      const columns = Object.keys(values);
+      const key = `${table}(${columns.join(",")})`;
+      let shape = byShape.get(key);
+      if (!shape) byShape.set(key, (shape = { table, columns, elements: [] }));
+      shape.elements.push([spends, values]);
+    }
+  }
+  for (const shape of byShape.values()) shapes.push(shape);
+  const text = tokenBatchSql(shapes);
+  const { rows } = await runNamed(
+    db,
+    CompiledQuery.raw(text, [spentKeys, spentAt, ...shapes.map((shape) => JSON.stringify(shape.elements))]),
+  );
+  return new Set((rows as { key: string }[]).map((row) => row.key));
+}
+
+/** PostgreSQL's per-turn batches of a pool (not of a transaction: its statements run in order on its connection). */
+interface PostgresBatches {
+  readBundle(item: { key: string; now: Date }): Promise<TokenBundle | null>;
+  writeTokens(write: TokenWrite): Promise<boolean>;
+}
+const postgresBatches = new WeakMap<object, PostgresBatches>();
+
+function postgresBatchesOf(db: Kysely<any>, dialect: Dialect): PostgresBatches {
+  let batches = postgresBatches.get(db);
+  if (!batches) {
+    batches = {
+      // The token reads of a turn: one statement as of the earliest of their times, each row then checked against
+      // its own request's time (toBundle), so each answer is the one its own statement would have given.
+      readBundle: turnBatcher(async (items) => {
+        let earliest = items[0]!.now;
+        for (const item of items) if (item.now < earliest) earliest = item.now;
+        const { rows } = await findBundles(db, dialect, { keys: [...new Set(items.map((item) => item.key))], now: dbDate(earliest) });
+        const byKey = new Map((rows as Record<string, unknown>[]).map((row) => [row.key as string, row]));
+        return items.map((item) => ({ ok: true as const, value: toBundle(byKey.get(item.key), item.now) }));
+      }),
+      writeTokens: turnBatcher((writes) => writeTokenBatch(db, dialect, writes)),
+    };
+    postgresBatches.set(db, batches);
+  }
+  return batches;
+}
+
 /** What oidc-provider stores (adapter.ts): one row per entity, by `{model}:{id}` (the id hashed for tokens). */
 export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
   const unexpired = (now: Date) => (eb: ExpressionBuilder<OidcDatabase, "oidcPayload">) => live(eb, "oidcPayload", dbDate(now));
@@ -236,14 +410,10 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
 
     /** A token with its grant and user, in one statement (null when the token is unknown or expired). */
     async findTokenBundle(key: string, now: Date): Promise<TokenBundle | null> {
+      // PostgreSQL's pool: with the other token reads of this turn of the event loop, in one statement.
+      if (dialect === "postgres" && !db.isTransaction) return postgresBatchesOf(db, dialect).readBundle({ key, now });
       const { rows } = await findBundle(db, dialect, { key, now: dbDate(now) });
-      const row = rows[0] as Record<string, unknown> | undefined;
-      if (!row) return null;
-      return {
-        token: toStored(row as unknown as Selectable<OidcPayloadTable>),
-        grant: toStoredFromJoined(row, "g_"),
-        user: row.u_id == null ? null : toUserFromJoined(row),
-      };
+      return toBundle(rows[0] as Record<string, unknown> | undefined, now);
     },
 
     async findPayloadByUid(model: string, uid: string, now: Date): Promise<StoredPayload | null> {
@@ -277,17 +447,9 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
     async insertTokens(rows: readonly StoredPayload[], extraRows: readonly ExtraRow[] = [], consume?: ConsumedWith): Promise<boolean> {
       const inserts = [...rows.map((row) => ({ table: "oidcPayload", values: payloadValues(row) })), ...extraRows];
       if (inserts.length === 0) return consume ? markUsed(db, dialect, consume.key, consume.now) : true;
+      // PostgreSQL's pool: with the other token responses of this turn of the event loop, in one statement.
+      if (dialect === "postgres" && !db.isTransaction) return postgresBatchesOf(db, dialect).writeTokens({ inserts, consume });
       const groups = groupsOf(inserts);
-      if (dialect === "postgres" && !db.isTransaction) {
-        // On the pool, a named prepared statement: one per shape.
-        try {
-          await runNamed(db, compiledInsert(db, dialect, groups, consume));
-        } catch (error) {
-          if (consume && (error as { code?: unknown }).code === NOT_CONSUMED) return false;
-          throw error;
-        }
-        return true;
-      }
       const batched = db.isTransaction ? undefined : batchedWriteOf(db);
       if (batched) {
         // SQLite: committed with the other token responses of this turn of the event loop (sqlite-write-batch.ts).
