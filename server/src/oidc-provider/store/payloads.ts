@@ -31,7 +31,9 @@ function toStoredFromJoined(row: Readonly<Record<string, unknown>>, prefix: stri
 }
 
 // The statements of every token request, built once per dialect and run as named prepared statements on
-// PostgreSQL (parsed once per connection): a token request is three statements, a userinfo request one.
+// PostgreSQL (parsed once per connection): a token request reads its token and writes its response, a userinfo
+// request reads its token; on PostgreSQL's pool the reads of one turn of the event loop go as one statement, and
+// the writes too (postgresBatchesOf).
 type KeyNow = { key: string; now: unknown };
 const live = (eb: ExpressionBuilder<any, any>, table: string, now: unknown) =>
   eb.or([eb(`${table}.expiresAt`, "is", null), eb(`${table}.expiresAt`, ">", now)]);
@@ -67,7 +69,7 @@ const findBundle = precompiled((db: Kysely<any>, v: Param<KeyNow>) => bundleSele
   named: true,
 });
 
-/** The bundles of several tokens in one statement (PostgreSQL's reads of one turn: readBundles). */
+/** The bundles of several tokens in one statement (PostgreSQL's reads of one turn: postgresBatchesOf). */
 const findBundles = precompiled(
   (db: Kysely<any>, v: Param<{ keys: string[]; now: unknown }>) =>
     bundleSelect(db, v("now")).where("t.key", "=", sql<string>`any(${v("keys")}::text[])`),
