@@ -4,14 +4,12 @@
  * database and the event loop a fraction of one statement each (bench/README.md "What moved it").
  *
  * `flush` gets the items in the order they were handed in (at most `maxBatch` at once: a longer queue is flushed
- * in several calls, side by side) and answers one settled result per item, in that order, so each call fails or
- * succeeds on its own; a `flush` that throws fails every item of its call with that error. An item waits for the
- * end of the turn it was handed in (`setImmediate`), never longer.
+ * in several calls, side by side) and answers one settled result per item (as `Promise.allSettled` does), in that
+ * order, so each call fails or succeeds on its own; a `flush` that throws fails every item of its call with that
+ * error. An item waits for the end of the turn it was handed in (`setImmediate`), never longer.
  */
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
 export function turnBatcher<I, O>(
-  flush: (items: readonly I[]) => Promise<readonly Settled<O>[]>,
+  flush: (items: readonly I[]) => Promise<readonly PromiseSettledResult<O>[]>,
   maxBatch = 64,
 ): (item: I) => Promise<O> {
   type Pending = { item: I; resolve: (value: O) => void; reject: (error: unknown) => void };
@@ -19,7 +17,7 @@ export function turnBatcher<I, O>(
   let scheduled = false;
 
   const settle = (batch: readonly Pending[]) => {
-    let answered: Promise<readonly Settled<O>[]>;
+    let answered: Promise<readonly PromiseSettledResult<O>[]>;
     try {
       answered = flush(batch.map((pending) => pending.item));
     } catch (error) {
@@ -30,8 +28,8 @@ export function turnBatcher<I, O>(
         batch.forEach((pending, i) => {
           const result = results[i];
           if (!result) pending.reject(new Error("turnBatcher: the flush answered fewer results than items"));
-          else if (result.ok) pending.resolve(result.value);
-          else pending.reject(result.error);
+          else if (result.status === "fulfilled") pending.resolve(result.value);
+          else pending.reject(result.reason);
         }),
       (error: unknown) => batch.forEach((pending) => pending.reject(error)),
     );
@@ -52,16 +50,4 @@ export function turnBatcher<I, O>(
         setImmediate(run);
       }
     });
-}
-
-/** Each item's own call, side by side, as settled results (a batch's fallback when the batch as a whole failed). */
-export async function settleEach<I, O>(items: readonly I[], call: (item: I) => Promise<O>): Promise<Settled<O>[]> {
-  return Promise.all(
-    items.map((item) =>
-      call(item).then(
-        (value): Settled<O> => ({ ok: true, value }),
-        (error: unknown): Settled<O> => ({ ok: false, error }),
-      ),
-    ),
-  );
 }

@@ -4,7 +4,7 @@ import type { ExtraRow } from "../../storage/extra-rows.js";
 import type { User } from "../../storage/models.js";
 import { precompiled, runNamed, type Param } from "../../storage/precompiled.js";
 import { batchedWriteOf } from "../../storage/sqlite-write-batch.js";
-import { settleEach, turnBatcher, type Settled } from "../../storage/turn-batch.js";
+import { turnBatcher } from "../../storage/turn-batch.js";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
@@ -76,15 +76,18 @@ const findBundles = precompiled(
   { named: true },
 );
 
+/** Whether a stored payload has expired by `now` (the statements' `live`, for a row read as of an earlier time). */
+const expiredBy = (payload: StoredPayload, now: Date) => payload.expiresAt !== null && payload.expiresAt <= now;
+
 /** A bundle's row as the bundle, as of `now` (null when there is no row or its token has expired by then). */
 function toBundle(row: Record<string, unknown> | undefined, now: Date): TokenBundle | null {
   if (!row) return null;
   const token = toStored(row as unknown as Selectable<OidcPayloadTable>);
-  if (token.expiresAt && token.expiresAt <= now) return null;
+  if (expiredBy(token, now)) return null;
   const grant = toStoredFromJoined(row, "g_");
   return {
     token,
-    grant: grant && !(grant.expiresAt && grant.expiresAt <= now) ? grant : null,
+    grant: grant && !expiredBy(grant, now) ? grant : null,
     user: row.u_id == null ? null : toUserFromJoined(row),
   };
 }
@@ -257,7 +260,7 @@ async function insertOnce(db: Kysely<any>, dialect: Dialect, write: TokenWrite):
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const quoted = (name: string) => {
-  if (!IDENTIFIER.test(name)) throw new Error(`tokenWriteBatch: "${name}" is not a plain identifier`);
+  if (!IDENTIFIER.test(name)) throw new Error(`tokenBatchSql: "${name}" is not a plain identifier`);
   return `"${name}"`;
 };
 
@@ -270,8 +273,7 @@ const quoted = (name: string) => {
  * (`with ordinality`): the events' seq follows their order.
  */
 const batchSql = new Map<string, string>();
-function tokenBatchSql(shapes: readonly { table: string; columns: readonly string[] }[]): string {
-  const shapeKey = shapes.map((s) => `${s.table}(${s.columns.join(",")})`).join("|");
+function tokenBatchSql(shapeKey: string, shapes: readonly { table: string; columns: readonly string[] }[]): string {
   let text = batchSql.get(shapeKey);
   if (!text) {
     const inserts = shapes.map((shape, i) => {
@@ -304,7 +306,11 @@ function tokenBatchSql(shapes: readonly { table: string; columns: readonly strin
  * - when the batch statement fails as a whole (a unique key taken, the database gone), each response is written
  *   again by its own statement, so only the one that fails is refused.
  */
-async function writeTokenBatch(db: Kysely<any>, dialect: Dialect, writes: readonly TokenWrite[]): Promise<Settled<boolean>[]> {
+async function writeTokenBatch(
+  db: Kysely<any>,
+  dialect: Dialect,
+  writes: readonly TokenWrite[],
+): Promise<PromiseSettledResult<boolean>[]> {
   const spent = new Set<string>();
   const together: number[] = [];
   const after: number[] = [];
@@ -313,9 +319,9 @@ async function writeTokenBatch(db: Kysely<any>, dialect: Dialect, writes: readon
     if (write.consume) spent.add(write.consume.key);
     together.push(i);
   });
-  const results: Settled<boolean>[] = new Array(writes.length);
+  const results: PromiseSettledResult<boolean>[] = new Array(writes.length);
   const alone = async (indexes: readonly number[]) => {
-    const each = await settleEach(indexes, (i) => insertOnce(db, dialect, writes[i]!));
+    const each = await Promise.allSettled(indexes.map((i) => insertOnce(db, dialect, writes[i]!)));
     indexes.forEach((i, j) => (results[i] = each[j]!));
   };
   if (together.length === 1) {
@@ -323,7 +329,10 @@ async function writeTokenBatch(db: Kysely<any>, dialect: Dialect, writes: readon
   } else {
     try {
       const consumed = await runTokenBatch(db, together.map((i) => writes[i]!));
-      for (const i of together) results[i] = { ok: true, value: !writes[i]!.consume || consumed.has(writes[i]!.consume!.key) };
+      for (const i of together) {
+        const spends = writes[i]!.consume;
+        results[i] = { status: "fulfilled", value: !spends || consumed.has(spends.key) };
+      }
     } catch {
       await alone(together);
     }
@@ -334,8 +343,7 @@ async function writeTokenBatch(db: Kysely<any>, dialect: Dialect, writes: readon
 
 /** Runs one batch statement (tokenBatchSql): the keys of the codes and refresh tokens it marked used. */
 async function runTokenBatch(db: Kysely<any>, writes: readonly TokenWrite[]): Promise<Set<string>> {
-  const shapes: { table: string; columns: string[]; elements: unknown[] }[] = [];
-  const byShape = new Map<string, (typeof shapes)[number]>();
+  const byShape = new Map<string, { table: string; columns: string[]; elements: unknown[] }>();
   const spentKeys: string[] = [];
   const spentAt: string[] = [];
   for (const write of writes) {
@@ -352,8 +360,8 @@ async function runTokenBatch(db: Kysely<any>, writes: readonly TokenWrite[]): Pr
       shape.elements.push([spends, values]);
     }
   }
-  for (const shape of byShape.values()) shapes.push(shape);
-  const text = tokenBatchSql(shapes);
+  const shapes = [...byShape.values()];
+  const text = tokenBatchSql([...byShape.keys()].join("|"), shapes);
   const { rows } = await runNamed(
     db,
     CompiledQuery.raw(text, [spentKeys, spentAt, ...shapes.map((shape) => JSON.stringify(shape.elements))]),
@@ -379,7 +387,7 @@ function postgresBatchesOf(db: Kysely<any>, dialect: Dialect): PostgresBatches {
         for (const item of items) if (item.now < earliest) earliest = item.now;
         const { rows } = await findBundles(db, dialect, { keys: [...new Set(items.map((item) => item.key))], now: dbDate(earliest) });
         const byKey = new Map((rows as Record<string, unknown>[]).map((row) => [row.key as string, row]));
-        return items.map((item) => ({ ok: true as const, value: toBundle(byKey.get(item.key), item.now) }));
+        return items.map((item) => ({ status: "fulfilled" as const, value: toBundle(byKey.get(item.key), item.now) }));
       }),
       writeTokens: turnBatcher((writes) => writeTokenBatch(db, dialect, writes)),
     };
