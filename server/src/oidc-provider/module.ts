@@ -15,6 +15,7 @@ import { getSessionJwt } from "./jwt-routes.js";
 import { OIDC_MESSAGES } from "./messages.js";
 import * as oidcTables from "./migrations/0014-oidc-provider.js";
 import * as oidcUidPartialIndex from "./migrations/0019-oidc-uid-partial-index.js";
+import * as oidcGrantLookupIndex from "./migrations/0020-oidc-grant-lookup-index.js";
 import { createOidcMount } from "./mount.js";
 import { oidcRepositories } from "./store/index.js";
 import { OIDC_TABLE_SPECS } from "./tables.js";
@@ -46,7 +47,11 @@ export const oidcProviderModule = defineModule({
     adminListUserOidcGrants,
     adminRevokeUserOidcGrant,
   },
-  migrations: { "0014-oidc-provider": oidcTables, "0019-oidc-uid-partial-index": oidcUidPartialIndex },
+  migrations: {
+    "0014-oidc-provider": oidcTables,
+    "0019-oidc-uid-partial-index": oidcUidPartialIndex,
+    "0020-oidc-grant-lookup-index": oidcGrantLookupIndex,
+  },
   tables: OIDC_TABLE_SPECS,
   repositories: oidcRepositories,
   errors: OIDC_MESSAGES,

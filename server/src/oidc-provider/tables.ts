@@ -126,7 +126,8 @@ export const OIDC_TABLE_SPECS: TableSpecs<OidcTables> = {
     indexes: [
       { name: "oidcPayload_grantId_idx", columns: ["grantId"] },
       { name: "oidcPayload_uid_idx", columns: ["uid"], onlyNotNull: true },
-      { name: "oidcPayload_accountId_model_idx", columns: ["accountId", "model"] },
+      // A user's grant for a client, found at every authorization (migrations/0020-oidc-grant-lookup-index.ts).
+      { name: "oidcPayload_accountId_model_clientId_idx", columns: ["accountId", "model", "clientId"] },
       { name: "oidcPayload_clientId_idx", columns: ["clientId"] },
       { name: "oidcPayload_expiresAt_idx", columns: ["expiresAt"] },
     ],
