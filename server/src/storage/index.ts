@@ -60,7 +60,7 @@ export function createRepositories(db: Kysely<Database>, dialect: Dialect, opts:
     users: userStore(db, dialect),
     sessions: sessionStore(db, dialect, opts),
     accounts: accountStore(db),
-    verifications: verificationStore(db),
+    verifications: verificationStore(db, dialect),
     /** A new user with their first account and session, all or nothing (new-user.ts). */
     signUps: { insertNewUser: (records: NewUserRecords) => insertNewUser(db, dialect, records) },
     /** The `gatehouse import` command's batch reads and writes (imported-users.ts); call them in a transaction. */

@@ -4,6 +4,7 @@ import { dbDate, toDate } from "./rows.js";
 import { coalescingReader } from "./coalesce.js";
 import type { Dialect, PreparedQuery } from "./database.js";
 import { insertAsOneStatement, insertRows, type ExtraRow } from "./extra-rows.js";
+import { postgresRowWriter } from "./pg-row-batch.js";
 import type { Database, SessionTable, UserTable } from "./schema.js";
 import { toUser } from "./users.js";
 
@@ -143,7 +144,10 @@ export function sessionStore(db: Kysely<Database>, dialect: Dialect, opts: Sessi
      */
     async createSession(session: Session, extraRows: readonly ExtraRow[] = []): Promise<Session> {
       const row = toSessionRow(session);
-      if (extraRows.length === 0) {
+      if (dialect === "postgres" && !db.isTransaction) {
+        // PostgreSQL's pool: with the other sessions written in this turn of the event loop, in one statement.
+        await postgresRowWriter(db)([...extraRows, { table: "session", values: row }]);
+      } else if (extraRows.length === 0) {
         await db.insertInto("session").values(row).execute();
       } else if (dialect === "postgres") {
         await insertAsOneStatement(db, [...extraRows, { table: "session", values: row }]);

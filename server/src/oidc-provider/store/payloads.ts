@@ -4,6 +4,7 @@ import type { ExtraRow } from "../../storage/extra-rows.js";
 import type { User } from "../../storage/models.js";
 import { precompiled, runNamed, type Param } from "../../storage/precompiled.js";
 import { batchedWriteOf } from "../../storage/sqlite-write-batch.js";
+import { jsonInsertClauses, jsonInsertParameters, rowShapes, type RowShape } from "../../storage/pg-row-batch.js";
 import { turnBatcher } from "../../storage/turn-batch.js";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
@@ -258,33 +259,18 @@ async function insertOnce(db: Kysely<any>, dialect: Dialect, write: TokenWrite):
   return true;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const quoted = (name: string) => {
-  if (!IDENTIFIER.test(name)) throw new Error(`tokenBatchSql: "${name}" is not a plain identifier`);
-  return `"${name}"`;
-};
-
 /**
- * The SQL of a batch of token responses, per shape (the tables and column lists of its rows, in order of first
- * appearance). $1 is the keys of the codes and refresh tokens spent and $2 the times they are spent at; each further
- * parameter a JSON array of `[spent key or null, row]` for one table and column list. One statement: the tokens are marked used
- * where no other request marked them, and a row is inserted only when it spends nothing or its key was marked here
- * (so a response whose token was used already writes nothing); it answers the keys it marked. Rows go in as given
- * (`with ordinality`): the events' seq follows their order.
+ * The SQL of a batch of token responses, per shape (storage/pg-row-batch.ts: the tables and column lists of its
+ * rows). $1 is the keys of the codes and refresh tokens spent and $2 the times they are spent at; each further
+ * parameter a JSON array of `[spent key or null, row]` for one shape. One statement: the tokens are marked used where
+ * no other request marked them, and a row is inserted only when it spends nothing or its key was marked here (so a
+ * response whose token was used already writes nothing); it answers the keys it marked.
  */
 const batchSql = new Map<string, string>();
-function tokenBatchSql(shapeKey: string, shapes: readonly { table: string; columns: readonly string[] }[]): string {
+function tokenBatchSql(shapeKey: string, shapes: readonly RowShape[]): string {
   let text = batchSql.get(shapeKey);
   if (!text) {
-    const inserts = shapes.map((shape, i) => {
-      const columns = shape.columns.map(quoted);
-      return (
-        `"w${i}" as (insert into ${quoted(shape.table)} (${columns.join(", ")}) ` +
-        `select ${columns.map((c) => `r.${c}`).join(", ")} ` +
-        `from json_array_elements($${i + 3}::json) with ordinality as e(v, n), json_populate_record(null::${quoted(shape.table)}, e.v -> 1) as r ` +
-        `where e.v ->> 0 is null or e.v ->> 0 in (select "key" from "consumed") order by e.n)`
-      );
-    });
+    const inserts = jsonInsertClauses(shapes, 3, `e.v ->> 0 is null or e.v ->> 0 in (select "key" from "consumed")`);
     // The spent tokens are found by their key (`= any`: the primary key's index whatever the planner knows of the
     // table), each marked with its own request's time.
     text =
@@ -343,28 +329,16 @@ async function writeTokenBatch(
 
 /** Runs one batch statement (tokenBatchSql): the keys of the codes and refresh tokens it marked used. */
 async function runTokenBatch(db: Kysely<any>, writes: readonly TokenWrite[]): Promise<Set<string>> {
-  const byShape = new Map<string, { table: string; columns: string[]; elements: unknown[] }>();
-  const spentKeys: string[] = [];
-  const spentAt: string[] = [];
-  for (const write of writes) {
-    const spends = write.consume?.key ?? null;
-    if (write.consume) {
-      spentKeys.push(write.consume.key);
-      spentAt.push(dbDate(write.consume.now));
-    }
-    for (const { table, values } of write.inserts) {
-      const columns = Object.keys(values);
-      const key = `${table}(${columns.join(",")})`;
-      let shape = byShape.get(key);
-      if (!shape) byShape.set(key, (shape = { table, columns, elements: [] }));
-      shape.elements.push([spends, values]);
-    }
-  }
-  const shapes = [...byShape.values()];
-  const text = tokenBatchSql([...byShape.keys()].join("|"), shapes);
+  const spending = writes.filter((write) => write.consume);
+  const { key, shapes } = rowShapes(writes, (write) => write.inserts, (write) => write.consume?.key ?? null);
+  const text = tokenBatchSql(key, shapes);
   const { rows } = await runNamed(
     db,
-    CompiledQuery.raw(text, [spentKeys, spentAt, ...shapes.map((shape) => JSON.stringify(shape.elements))]),
+    CompiledQuery.raw(text, [
+      spending.map((write) => write.consume!.key),
+      spending.map((write) => dbDate(write.consume!.now)),
+      ...jsonInsertParameters(shapes),
+    ]),
   );
   return new Set((rows as { key: string }[]).map((row) => row.key));
 }

@@ -1,11 +1,12 @@
-import { sql, type Kysely, type Selectable } from "kysely";
+import { CompiledQuery, type Kysely, type Selectable } from "kysely";
 import type { Dialect } from "../../storage/database.js";
 import type { User } from "../../storage/models.js";
-import { precompiled, type Param } from "../../storage/precompiled.js";
+import { precompiled, runNamed, type Param } from "../../storage/precompiled.js";
 import { dbBool, dbDate, toBool, toDate } from "../../storage/rows.js";
 import type { DbDate } from "../../storage/schema.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
-import type { PasskeyDatabase, PasskeyTable } from "../tables.js";
+import { turnBatcher } from "../../storage/turn-batch.js";
+import { PASSKEY_TABLE_SPECS, type PasskeyDatabase, type PasskeyTable } from "../tables.js";
 import type { Passkey } from "./models.js";
 
 function toPasskey(row: Selectable<PasskeyTable>): Passkey {
@@ -41,24 +42,81 @@ const takeVerification = precompiled((db: Kysely<PasskeyDatabase>, param: Param<
   db.deleteFrom("verification").where("identifier", "=", param("identifier")).returning(["value", "expiresAt"]),
 );
 
+/** The passkey table's columns, named (a named prepared statement answers no `*`: storage/precompiled.ts). */
+const PASSKEY_COLUMNS = Object.keys(PASSKEY_TABLE_SPECS.passkey.columns);
+
 /**
- * PostgreSQL: the challenge taken (its row deleted, in a WITH) and the passkey with its user read, in one
- * statement; one row whatever is found (`v_value` null: no challenge; `id` null: no passkey).
+ * PostgreSQL: the challenges of several passkey sign-ins taken (their rows deleted, in a WITH) and each one's
+ * passkey with its user read, in one statement: $1 the challenges' identifiers, $2 the credential ids, one row per
+ * pair in their order (`n`; `v_value` null: no challenge; `id` null: no passkey). The identifiers must differ: a
+ * row deleted once is answered once.
  */
-const takeChallengeReadPasskey = precompiled(
-  (db: Kysely<PasskeyDatabase>, param: Param<{ identifier: string; credentialID: string }>) =>
-    db
-      .with("taken", (conn) =>
-        conn.deleteFrom("verification").where("identifier", "=", param("identifier")).returning(["value", "expiresAt"]),
-      )
-      .selectFrom(sql<{ one: number }>`(select 1 as one)`.as("one"))
-      .leftJoin("taken as t", (join) => join.onTrue())
-      .leftJoin("passkey as p", (join) => join.on("p.credentialID", "=", param("credentialID")))
-      .leftJoin("user as u", "u.id", "p.userId")
-      .select(["t.value as v_value", "t.expiresAt as v_expiresAt"])
-      .selectAll("p")
-      .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as const)),
-);
+const TAKE_CHALLENGES_READ_PASSKEYS =
+  `with "taken" as (delete from "verification" where "identifier" = any($1::text[]) returning "identifier", "value", "expiresAt") ` +
+  `select r."n", t."value" as "v_value", t."expiresAt" as "v_expiresAt", ` +
+  `${PASSKEY_COLUMNS.map((c) => `p."${c}"`).join(", ")}, ${USER_COLUMNS.map((c) => `u."${c}" as "u_${c}"`).join(", ")} ` +
+  `from unnest($1::text[], $2::text[]) with ordinality as r("identifier", "credentialID", "n") ` +
+  `left join "taken" as t on t."identifier" = r."identifier" ` +
+  `left join "passkey" as p on p."credentialID" = r."credentialID" ` +
+  `left join "user" as u on u."id" = p."userId" order by r."n"`;
+
+type ChallengeAndPasskey = { challenge: { value: string; expiresAt: unknown } | null; row: Record<string, unknown> | null };
+
+/** Runs TAKE_CHALLENGES_READ_PASSKEYS for pairs whose identifiers differ: each pair's challenge row and passkey row. */
+async function takeChallengesReadPasskeys(
+  db: Kysely<any>,
+  pairs: readonly { identifier: string; credentialID: string }[],
+): Promise<ChallengeAndPasskey[]> {
+  const { rows } = await runNamed(
+    db,
+    CompiledQuery.raw(TAKE_CHALLENGES_READ_PASSKEYS, [pairs.map((p) => p.identifier), pairs.map((p) => p.credentialID)]),
+  );
+  return (rows as Record<string, unknown>[]).map((row) => ({
+    challenge: typeof row.v_value === "string" ? { value: row.v_value, expiresAt: row.v_expiresAt } : null,
+    row: row.id === null || row.id === undefined ? null : row,
+  }));
+}
+
+/**
+ * PostgreSQL, a pool: the passkey sign-ins of one turn of the event loop take their challenges and read their
+ * passkeys in one statement (storage/turn-batch.ts). A challenge presented twice in one turn is taken by the first
+ * alone; each repeat runs after the batch, in a statement of its own, and finds it gone, as it would have. When the
+ * batch statement fails, each sign-in runs its own, so only one at fault fails.
+ */
+const signInReads = new WeakMap<object, (pair: { identifier: string; credentialID: string }) => Promise<ChallengeAndPasskey>>();
+function postgresSignInReadsOf(db: Kysely<any>) {
+  let reads = signInReads.get(db);
+  if (!reads) {
+    reads = turnBatcher(async (pairs) => {
+      const seen = new Set<string>();
+      const together: number[] = [];
+      const after: number[] = [];
+      pairs.forEach((pair, i) => {
+        if (seen.has(pair.identifier)) return void after.push(i);
+        seen.add(pair.identifier);
+        together.push(i);
+      });
+      const results: PromiseSettledResult<ChallengeAndPasskey>[] = new Array(pairs.length);
+      const alone = async (indexes: readonly number[]) => {
+        const each = await Promise.allSettled(indexes.map(async (i) => (await takeChallengesReadPasskeys(db, [pairs[i]!]))[0]!));
+        indexes.forEach((i, j) => (results[i] = each[j]!));
+      };
+      if (together.length === 1) await alone(together);
+      else {
+        try {
+          const found = await takeChallengesReadPasskeys(db, together.map((i) => pairs[i]!));
+          together.forEach((i, j) => (results[i] = { status: "fulfilled", value: found[j]! }));
+        } catch {
+          await alone(together);
+        }
+      }
+      if (after.length) await alone(after);
+      return results;
+    });
+    signInReads.set(db, reads);
+  }
+  return reads;
+}
 
 /** A passkey and its user (null if the user is gone), from a row of either read above. */
 function passkeyAndUserOf(row: Record<string, unknown>): { passkey: Passkey; user: User | null } | null {
@@ -100,7 +158,8 @@ export function passkeyStore(db: Kysely<PasskeyDatabase>, dialect: Dialect) {
     /**
      * A passkey sign-in's reads: the stored challenge taken (deleted, so of concurrent uses exactly one gets it;
      * answered only while unexpired) and the passkey of this credential id with its user. One statement on
-     * PostgreSQL, two on SQLite; the challenge is taken whatever the passkey read finds.
+     * PostgreSQL's pool, shared with the other sign-ins of this turn of the event loop (postgresSignInReadsOf); two
+     * on SQLite; the challenge is taken whatever the passkey read finds.
      */
     async takeChallengeAndFindPasskey(
       identifier: string,
@@ -109,9 +168,9 @@ export function passkeyStore(db: Kysely<PasskeyDatabase>, dialect: Dialect) {
     ): Promise<{ challenge: { value: string } | null; found: { passkey: Passkey; user: User | null } | null }> {
       const live = (value: unknown, expiresAt: unknown) =>
         typeof value === "string" && toDate(expiresAt as DbDate) > now ? { value } : null;
-      if (dialect === "postgres") {
-        const row = (await takeChallengeReadPasskey(db, dialect, { identifier, credentialID })).rows[0]!;
-        return { challenge: live(row.v_value, row.v_expiresAt), found: passkeyAndUserOf(row) };
+      if (dialect === "postgres" && !db.isTransaction) {
+        const { challenge, row } = await postgresSignInReadsOf(db)({ identifier, credentialID });
+        return { challenge: challenge && live(challenge.value, challenge.expiresAt), found: row && passkeyAndUserOf(row) };
       }
       const taken = (await takeVerification(db, dialect, { identifier })).rows[0];
       const row = (await readPasskeyAndUser(db, dialect, { credentialID })).rows[0];
