@@ -79,6 +79,11 @@ const findBundles = precompiled(
 
 /** Whether a stored payload has expired by `now` (the statements' `live`, for a row read as of an earlier time). */
 const expiredBy = (payload: StoredPayload, now: Date) => payload.expiresAt !== null && payload.expiresAt <= now;
+/** The same for an `expiresAt` column as read. */
+const isPast = (expiresAt: unknown, now: Date) => {
+  const at = toDateOrNull(expiresAt as Parameters<typeof toDateOrNull>[0]);
+  return at !== null && at <= now;
+};
 
 /** A bundle's row as the bundle, as of `now` (null when there is no row or its token has expired by then). */
 function toBundle(row: Record<string, unknown> | undefined, now: Date): TokenBundle | null {
@@ -372,7 +377,10 @@ function postgresBatchesOf(db: Kysely<any>, dialect: Dialect): PostgresBatches {
 
 /** What oidc-provider stores (adapter.ts): one row per entity, by `{model}:{id}` (the id hashed for tokens). */
 export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
-  const unexpired = (now: Date) => (eb: ExpressionBuilder<OidcDatabase, "oidcPayload">) => live(eb, "oidcPayload", dbDate(now));
+  // The lookups by uid, by user and by user and client below check expiry on the rows their index finds, not in SQL:
+  // nearly every row is unexpired, and an `expiresAt > now` beside them led PostgreSQL (its statistics behind a
+  // growing table) to intersect with a walk of the expiresAt index over every live token, 4 to 13 ms per
+  // authorization at 70,000 rows.
   const selectAll = () => db.selectFrom("oidcPayload").selectAll();
 
   /** A change and the rows written with it (its security event): both or neither, in one transaction. */
@@ -401,8 +409,9 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
     },
 
     async findPayloadByUid(model: string, uid: string, now: Date): Promise<StoredPayload | null> {
-      const row = await selectAll().where("uid", "=", uid).where("model", "=", model).where(unexpired(now)).executeTakeFirst();
-      return row ? toStored(row) : null;
+      const rows = await selectAll().where("uid", "=", uid).where("model", "=", model).execute();
+      const row = rows.map(toStored).find((payload) => !expiredBy(payload, now));
+      return row ?? null;
     },
 
     /** Writes the entity, replacing one stored under the same key (a session or grant saved again). */
@@ -502,25 +511,20 @@ export function oidcPayloadStore(db: Kysely<OidcDatabase>, dialect: Dialect) {
 
     /** The user's unexpired grants, newest first. */
     async listUserGrants(accountId: string, now: Date): Promise<StoredPayload[]> {
-      const rows = await selectAll()
-        .where("accountId", "=", accountId)
-        .where("model", "=", "Grant")
-        .where(unexpired(now))
-        .execute();
-      return rows.map(toStored);
+      const rows = await selectAll().where("accountId", "=", accountId).where("model", "=", "Grant").execute();
+      return rows.map(toStored).filter((payload) => !expiredBy(payload, now));
     },
 
     /** The grant ids the user holds for a client (usually one). */
     async userClientGrantIds(accountId: string, clientId: string, now: Date): Promise<string[]> {
       const rows = await db
         .selectFrom("oidcPayload")
-        .select("key")
+        .select(["key", "expiresAt"])
         .where("accountId", "=", accountId)
         .where("model", "=", "Grant")
         .where("clientId", "=", clientId)
-        .where(unexpired(now))
         .execute();
-      return rows.map((r) => r.key.slice("Grant:".length));
+      return rows.filter((r) => !isPast(r.expiresAt, now)).map((r) => r.key.slice("Grant:".length));
     },
 
     /** Everything kept for a user (grants, tokens, provider sessions); answers the rows deleted. */
