@@ -3,6 +3,17 @@ import type { OidcService } from "./service.js";
 
 /** How long a grant lives from its last authorization (service.ts GRANT_LIFE). */
 export const GRANT_LIFE = 365 * 86_400;
+/** An authorization that changes nothing in a grant renewed less than this long ago (seconds) leaves it as it is. */
+export const GRANT_REWRITE_AFTER = 86_400;
+
+/**
+ * Sets a grant to expire GRANT_LIFE from `now` (its next save writes that). oidc-provider sets a grant's expiry only
+ * when it is made (its Grant model has an `expiresIn`, so save() leaves `exp` alone): without this a grant lived a
+ * year from its first authorization, whatever came after.
+ */
+export function renewGrant(grant: object, now: Date): void {
+  (grant as { exp?: number }).exp = Math.floor(now.getTime() / 1000) + GRANT_LIFE;
+}
 
 export interface GrantView {
   clientId: string;

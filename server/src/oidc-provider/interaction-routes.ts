@@ -10,7 +10,7 @@ import { OIDC_MESSAGES } from "./messages.js";
 import { redirectAnswerSchema } from "./public.js";
 import { cookieOnlyRequest, grantRequested, oidcService, type OidcService } from "./service.js";
 import { emitOidcEvent } from "./events.js";
-import { GRANT_LIFE } from "./grants.js";
+import { GRANT_LIFE, renewGrant } from "./grants.js";
 import type { OidcRepositories } from "./store/index.js";
 
 /**
@@ -131,6 +131,8 @@ async function consent(
     client?.scopes ?? [],
     accepted,
   );
+  // A year from this consent (a grant given before is renewed).
+  if (existing) renewGrant(grant, service.runtime.now());
   const grantId = await grant.save(GRANT_LIFE);
   const url = await finish(interaction, { consent: { grantId } });
   const scopes = requested.filter((s) => (client?.scopes ?? []).includes(s) && (!accepted || accepted.has(s) || s === "openid"));

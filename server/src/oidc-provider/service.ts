@@ -12,7 +12,7 @@ import { StorageUnavailableError } from "../storage/secondary/types.js";
 import type { SessionAndUser } from "../storage/sessions.js";
 import { adapterFactory, IssuedTokens, replayError, type AdapterDeps, type RequestReads, type RevokedGrant } from "./adapter.js";
 import { emitOidcEvent } from "./events.js";
-import { GRANT_LIFE } from "./grants.js";
+import { GRANT_LIFE, GRANT_REWRITE_AFTER, renewGrant } from "./grants.js";
 import { readGrantContext, SCOPE_CLAIMS, userClaims, writeGrantContext } from "./claims.js";
 import { configClient, engineMetadata, GATEHOUSE_METADATA, gatehouseSettings } from "./clients.js";
 import {
@@ -630,9 +630,20 @@ export class OidcService {
           if (grant) break;
         }
         if (settingsOf(client).skipConsent) {
+          const found = grant;
           grant ??= new provider.Grant({ accountId, clientId: client.clientId });
+          const before = found ? JSON.stringify(grant) : null;
           grantRequested(grant, oidc, settingsOf(client).scopes);
-          await grant.save(GRANT_LIFE);
+          // A grant is written when it is new or gains something, and otherwise renewed at most once a day (it lives
+          // a year from its last authorization, give or take that day): an authorization that changes nothing writes
+          // no row, where every one used to (on PostgreSQL each write leaves a dead row version in every index).
+          const now = runtime.now();
+          const expiresAt = (grant as { exp?: unknown }).exp;
+          const recent = typeof expiresAt === "number" && expiresAt - now.getTime() / 1000 > GRANT_LIFE - GRANT_REWRITE_AFTER;
+          if (!found || JSON.stringify(grant) !== before || !recent) {
+            if (found) renewGrant(grant, now);
+            await grant.save(GRANT_LIFE);
+          }
         }
         return grant;
       },
