@@ -235,6 +235,7 @@ describe("composing modules", () => {
       "0017-webhooks",
       "0018-event-partial-indexes",
       "0019-oidc-uid-partial-index",
+      "0020-oidc-grant-lookup-index",
     ]);
   });
 });
