@@ -71,10 +71,16 @@ async function takeChallengesReadPasskeys(
     db,
     CompiledQuery.raw(TAKE_CHALLENGES_READ_PASSKEYS, [pairs.map((p) => p.identifier), pairs.map((p) => p.credentialID)]),
   );
-  return (rows as Record<string, unknown>[]).map((row) => ({
-    challenge: typeof row.v_value === "string" ? { value: row.v_value, expiresAt: row.v_expiresAt } : null,
-    row: row.id === null || row.id === undefined ? null : row,
-  }));
+  // Each pair's row by its number (the first, should rows under one identifier ever be several).
+  const byNumber = new Map<number, Record<string, unknown>>();
+  for (const row of rows as Record<string, unknown>[]) if (!byNumber.has(Number(row.n))) byNumber.set(Number(row.n), row);
+  return pairs.map((_, i) => {
+    const row = byNumber.get(i + 1) ?? {};
+    return {
+      challenge: typeof row.v_value === "string" ? { value: row.v_value, expiresAt: row.v_expiresAt } : null,
+      row: row.id === null || row.id === undefined ? null : row,
+    };
+  });
 }
 
 /**
