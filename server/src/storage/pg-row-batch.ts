@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type { ExtraRow } from "./extra-rows.js";
 import { runNamed } from "./precompiled.js";
-import { turnBatcher } from "./turn-batch.js";
+import { batchOrEach, turnBatcher } from "./turn-batch.js";
 
 /**
  * PostgreSQL: rows of several changes inserted by one statement. Each table and column list (a shape) is one
@@ -88,16 +88,15 @@ const writers = new WeakMap<object, (rows: readonly ExtraRow[]) => Promise<void>
 export function postgresRowWriter(db: Kysely<any>): (rows: readonly ExtraRow[]) => Promise<void> {
   let writer = writers.get(db);
   if (!writer) {
-    const alone = (batch: readonly (readonly ExtraRow[])[]) => Promise.allSettled(batch.map((rows) => insertTogether(db, [rows])));
-    writer = turnBatcher<readonly ExtraRow[], void>(async (batch) => {
-      if (batch.length === 1) return alone(batch);
-      try {
-        await insertTogether(db, batch);
-        return batch.map(() => ({ status: "fulfilled" as const, value: undefined }));
-      } catch {
-        return alone(batch);
-      }
-    });
+    writer = turnBatcher<readonly ExtraRow[], void>((batch) =>
+      batchOrEach(batch, {
+        runOne: (rows) => insertTogether(db, [rows]),
+        runBatch: async (together) => {
+          await insertTogether(db, together);
+          return together.map(() => undefined);
+        },
+      }),
+    );
     writers.set(db, writer);
   }
   return writer;

@@ -51,3 +51,41 @@ export function turnBatcher<I, O>(
       }
     });
 }
+
+/**
+ * A turnBatcher `flush` for statements that serve several requests at once: the items run as one batch (`runBatch`,
+ * which answers one value per item, in order), and each item runs on its own (`runOne`) when it is alone or when the
+ * batch fails as a whole, so only the one at fault fails. An item whose `keyOf` repeats an earlier item's (a token or
+ * challenge presented twice in one turn) is left out of the batch and runs on its own after it, where it meets the
+ * first one's effect as it would have.
+ */
+export async function batchOrEach<I, O>(
+  items: readonly I[],
+  { runBatch, runOne, keyOf }: { runBatch: (items: I[]) => Promise<readonly O[]>; runOne: (item: I) => Promise<O>; keyOf?: (item: I) => string | undefined },
+): Promise<PromiseSettledResult<O>[]> {
+  const seen = new Set<string>();
+  const together: number[] = [];
+  const after: number[] = [];
+  items.forEach((item, i) => {
+    const key = keyOf?.(item);
+    if (key !== undefined && seen.has(key)) return void after.push(i);
+    if (key !== undefined) seen.add(key);
+    together.push(i);
+  });
+  const results: PromiseSettledResult<O>[] = new Array(items.length);
+  const each = async (indexes: readonly number[]) => {
+    const settled = await Promise.allSettled(indexes.map((i) => runOne(items[i]!)));
+    indexes.forEach((i, j) => (results[i] = settled[j]!));
+  };
+  if (together.length === 1) await each(together);
+  else {
+    try {
+      const values = await runBatch(together.map((i) => items[i]!));
+      together.forEach((i, j) => (results[i] = { status: "fulfilled", value: values[j]! }));
+    } catch {
+      await each(together);
+    }
+  }
+  if (after.length) await each(after);
+  return results;
+}

@@ -5,7 +5,7 @@ import type { User } from "../../storage/models.js";
 import { precompiled, runNamed, type Param } from "../../storage/precompiled.js";
 import { batchedWriteOf } from "../../storage/sqlite-write-batch.js";
 import { jsonInsertClauses, jsonInsertParameters, rowShapes, type RowShape } from "../../storage/pg-row-batch.js";
-import { turnBatcher } from "../../storage/turn-batch.js";
+import { batchOrEach, turnBatcher } from "../../storage/turn-batch.js";
 import { dbDate, toDateOrNull } from "../../storage/rows.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
 import type { OidcDatabase, OidcPayloadTable } from "../tables.js";
@@ -297,39 +297,15 @@ function tokenBatchSql(shapeKey: string, shapes: readonly RowShape[]): string {
  * - when the batch statement fails as a whole (a unique key taken, the database gone), each response is written
  *   again by its own statement, so only the one that fails is refused.
  */
-async function writeTokenBatch(
-  db: Kysely<any>,
-  dialect: Dialect,
-  writes: readonly TokenWrite[],
-): Promise<PromiseSettledResult<boolean>[]> {
-  const spent = new Set<string>();
-  const together: number[] = [];
-  const after: number[] = [];
-  writes.forEach((write, i) => {
-    if (write.consume && spent.has(write.consume.key)) return void after.push(i);
-    if (write.consume) spent.add(write.consume.key);
-    together.push(i);
+function writeTokenBatch(db: Kysely<any>, dialect: Dialect, writes: readonly TokenWrite[]): Promise<PromiseSettledResult<boolean>[]> {
+  return batchOrEach(writes, {
+    keyOf: (write) => write.consume?.key,
+    runOne: (write) => insertOnce(db, dialect, write),
+    async runBatch(together) {
+      const consumed = await runTokenBatch(db, together);
+      return together.map((write) => !write.consume || consumed.has(write.consume.key));
+    },
   });
-  const results: PromiseSettledResult<boolean>[] = new Array(writes.length);
-  const alone = async (indexes: readonly number[]) => {
-    const each = await Promise.allSettled(indexes.map((i) => insertOnce(db, dialect, writes[i]!)));
-    indexes.forEach((i, j) => (results[i] = each[j]!));
-  };
-  if (together.length === 1) {
-    await alone(together);
-  } else {
-    try {
-      const consumed = await runTokenBatch(db, together.map((i) => writes[i]!));
-      for (const i of together) {
-        const spends = writes[i]!.consume;
-        results[i] = { status: "fulfilled", value: !spends || consumed.has(spends.key) };
-      }
-    } catch {
-      await alone(together);
-    }
-  }
-  if (after.length) await alone(after);
-  return results;
 }
 
 /** Runs one batch statement (tokenBatchSql): the keys of the codes and refresh tokens it marked used. */

@@ -5,7 +5,7 @@ import { precompiled, runNamed, type Param } from "../../storage/precompiled.js"
 import { dbBool, dbDate, toBool, toDate } from "../../storage/rows.js";
 import type { DbDate } from "../../storage/schema.js";
 import { toUserFromJoined, USER_COLUMNS } from "../../storage/users.js";
-import { turnBatcher } from "../../storage/turn-batch.js";
+import { batchOrEach, turnBatcher } from "../../storage/turn-batch.js";
 import { PASSKEY_TABLE_SPECS, type PasskeyDatabase, type PasskeyTable } from "../tables.js";
 import type { Passkey } from "./models.js";
 
@@ -85,7 +85,7 @@ async function takeChallengesReadPasskeys(
 
 /**
  * PostgreSQL, a pool: the passkey sign-ins of one turn of the event loop take their challenges and read their
- * passkeys in one statement (storage/turn-batch.ts). A challenge presented twice in one turn is taken by the first
+ * passkeys in one statement (storage/turn-batch.ts batchOrEach). A challenge presented twice in one turn is taken by the first
  * alone; each repeat runs after the batch, in a statement of its own, and finds it gone, as it would have. When the
  * batch statement fails, each sign-in runs its own, so only one at fault fails.
  */
@@ -93,32 +93,13 @@ const signInReads = new WeakMap<object, (pair: { identifier: string; credentialI
 function postgresSignInReadsOf(db: Kysely<any>) {
   let reads = signInReads.get(db);
   if (!reads) {
-    reads = turnBatcher(async (pairs) => {
-      const seen = new Set<string>();
-      const together: number[] = [];
-      const after: number[] = [];
-      pairs.forEach((pair, i) => {
-        if (seen.has(pair.identifier)) return void after.push(i);
-        seen.add(pair.identifier);
-        together.push(i);
-      });
-      const results: PromiseSettledResult<ChallengeAndPasskey>[] = new Array(pairs.length);
-      const alone = async (indexes: readonly number[]) => {
-        const each = await Promise.allSettled(indexes.map(async (i) => (await takeChallengesReadPasskeys(db, [pairs[i]!]))[0]!));
-        indexes.forEach((i, j) => (results[i] = each[j]!));
-      };
-      if (together.length === 1) await alone(together);
-      else {
-        try {
-          const found = await takeChallengesReadPasskeys(db, together.map((i) => pairs[i]!));
-          together.forEach((i, j) => (results[i] = { status: "fulfilled", value: found[j]! }));
-        } catch {
-          await alone(together);
-        }
-      }
-      if (after.length) await alone(after);
-      return results;
-    });
+    reads = turnBatcher((pairs) =>
+      batchOrEach(pairs, {
+        keyOf: (pair) => pair.identifier,
+        runBatch: (together) => takeChallengesReadPasskeys(db, together),
+        runOne: async (pair) => (await takeChallengesReadPasskeys(db, [pair]))[0]!,
+      }),
+    );
     signInReads.set(db, reads);
   }
   return reads;
