@@ -474,10 +474,14 @@ async function prepareChains(server, client, users) {
   );
 }
 
-// ---- one server on one database ------------------------------------------------------------------------------
+// ---- both servers on one database, each flow measured on one right after the other ---------------------------
 
-async function benchServer(kind, database, databaseUrl, deps) {
-  const { config, log, measure, brief } = deps;
+/**
+ * Starts one server and signs its users up: answers what the flows below need (`failed` is set, and the server
+ * stopped, when a step of it throws).
+ */
+async function openServer(kind, database, databaseUrl, deps) {
+  const { config, log } = deps;
   const dir = join(deps.work, `oidc-${kind}-${database}`);
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
@@ -485,108 +489,175 @@ async function benchServer(kind, database, databaseUrl, deps) {
   const tag = `${kind}-oidc-${database}`;
   log(`${SERVERS[kind].label} OpenID Provider on ${database}: starting`);
   const handle = await deps.startTarget(tag, made.spec, port);
-  const server = { pid: handle.pid, base: handle.base, paths: made.paths };
-  const out = { formats: {} };
+  const ctx = { kind, database, tag, handle, server: { pid: handle.pid, base: handle.base, paths: made.paths }, out: { formats: {} } };
   try {
-    const clients = made.clients();
-    const users = [];
+    ctx.clients = made.clients();
+    ctx.users = [];
     for (let i = 0; i < config.connections; i++) {
-      users.push(await signUp(server.base, `oidc-${deps.runTag}-${kind}-${database}-${i}@bench.example`, deps.password));
+      ctx.users.push(await signUp(ctx.server.base, `oidc-${deps.runTag}-${kind}-${database}-${i}@bench.example`, deps.password));
     }
-    log(`  ${users.length} users signed up`);
-    for (const format of ONLY.formats ?? ["opaque", "jwt"]) {
-      const client = clients[format];
-      if (!client) continue;
-      const r = (out.formats[format] = {});
-      r.checked = await checkFlows(server, client, users[0], format);
-      log(`  ${format}: code exchange, ${format === "opaque" ? "userinfo, " : ""}refresh checked (ID token ${r.checked.idTokenAlg}, ${r.checked.accessTokenFormat} access token)`);
-      await settle(server.pid);
-      if (out.rssIdleMb === undefined) out.rssIdleMb = memoryOf(server.pid).rssMb;
-
-      // Code exchange. Each request spends a code, so a load must not outrun what was prepared: a cold probe of a
-      // few codes per connection gives a first rate, a warm-up of BENCH_WARMUP seconds with codes for twice that
-      // rate a better one, and the measured load gets codes for 1.5× that. A load that used every code before its
-      // time was up counts as one more warm-up, and is run again with codes for the rate it reached (at most twice).
-      const exchange = (codes, duration) => runPreparedLoad(codeExchangeLoad(server, client, codes, config.connections, duration));
-      const codesFor = (rate, seconds, margin) => Math.ceil(Math.max(rate, 20) * seconds * margin) + 2 * config.connections;
-      const prepStart = Date.now();
-      let rate = (await exchange(await prepareCodes(server, client, users, config.connections * 4), config.warmup)).rps;
-      const warmExchange = await exchange(await prepareCodes(server, client, users, codesFor(rate, config.warmup, 2)), config.warmup);
-      if (warmExchange.non2xx || warmExchange.errors) throw new Error(`the code exchange warm-up failed: ${brief(warmExchange)}`);
-      rate = warmExchange.rps;
-      r.codesPrepared = { count: 0, seconds: 0, runs: 0 };
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const prepared = Date.now();
-        const codes = await prepareCodes(server, client, users, codesFor(rate, config.duration, 1.5));
-        r.codesPrepared = { count: codes.length, seconds: Math.round((Date.now() - prepared) / 100) / 10, runs: attempt + 1 };
-        log(`  ${format}: ${codes.length} codes prepared in ${r.codesPrepared.seconds} s (for ${Math.round(rate)} exchanges/s)`);
-        await settle(server.pid);
-        r.codeExchange = await measure(server, codeExchangeLoad(server, client, codes, config.connections, config.duration), runPreparedLoad);
-        const short = r.codeExchange.seconds < config.duration - 0.2;
-        log(`  ${format} code exchange: ${brief(r.codeExchange)}${short ? ` (every code used after ${r.codeExchange.seconds} s)` : ""}`);
-        if (!short) break;
-        rate = r.codeExchange.rps;
-      }
-      r.codesPrepared.totalSeconds = Math.round((Date.now() - prepStart) / 100) / 10;
-
-      // Userinfo (opaque access tokens: Gatehouse's JWT access tokens are for APIs, which check them themselves):
-      // each connection sends an access token of its own, of its own user.
-      if (r.checked.accessTokenFormat === "opaque") {
-        const chains = await prepareChains(server, client, users);
-        await settle(server.pid);
-        const userinfo = (duration) => ({
-          url: server.base,
-          path: server.paths.userinfo,
-          headersOf: (i) => ({ authorization: `Bearer ${chains[i % chains.length].accessToken}` }),
-          connections: config.connections,
-          duration,
-        });
-        await runLoad(userinfo(config.warmup));
-        await settle(server.pid);
-        r.userinfo = await measure(server, userinfo(config.duration));
-        log(`  ${format} userinfo: ${brief(r.userinfo)}`);
-      }
-
-      // Refresh: a chain per connection, new ones for the measured load.
-      const warmChains = await prepareChains(server, client, users);
-      await settle(server.pid);
-      const warm = await runPreparedLoad(refreshLoad(server, client, warmChains, config.connections, config.warmup));
-      if (warm.non2xx || warm.errors) throw new Error(`the refresh warm-up failed: ${brief(warm)}`);
-      const refreshChains = await prepareChains(server, client, users);
-      await settle(server.pid);
-      r.refresh = await measure(server, refreshLoad(server, client, refreshChains, config.connections, config.duration), runPreparedLoad);
-      r.refresh.rotationsPerChain = Math.round(refreshChains.reduce((n, c) => n + c.rotations, 0) / refreshChains.length);
-      log(`  ${format} refresh: ${brief(r.refresh)}`);
-    }
-    out.rssPeakMb = memoryOf(server.pid).hwmMb;
-    if (handle.exited) throw new Error(`${tag} exited during the run: ${JSON.stringify(handle.exited)}`);
-  } finally {
+    log(`  ${SERVERS[kind].label}: ${ctx.users.length} users signed up`);
+  } catch (error) {
     await handle.stop();
+    throw error;
   }
-  return out;
+  return ctx;
+}
+
+/** Runs `step` for each live server in turn; a server whose step throws is recorded as failed and stopped. */
+async function eachServer(contexts, deps, step) {
+  for (const ctx of contexts) {
+    if (ctx.failed) continue;
+    try {
+      await step(ctx);
+      if (ctx.handle.exited) throw new Error(`${ctx.tag} exited during the run: ${JSON.stringify(ctx.handle.exited)}`);
+    } catch (error) {
+      ctx.failed = error;
+      deps.errors.push(`oidc on ${ctx.database}, ${SERVERS[ctx.kind].label}: ${error.message}`);
+      ctx.out = { error: error.message };
+      deps.log(`  ${SERVERS[ctx.kind].label} failed: ${error.message}`);
+      await ctx.handle.stop();
+    }
+  }
+}
+
+/** Waits until every server (and this process) is idle: the server measured next must not share the cores. */
+async function settleAll(contexts) {
+  for (const ctx of contexts) if (!ctx.failed) await settle(ctx.server.pid);
+  await settle(process.pid);
+}
+
+/**
+ * One access-token format on every server. The machine's speed drifts by 20–30% over minutes, so each flow is
+ * measured on one server right after the other (what a load consumes is prepared for both first), never one
+ * server's flows all before the other's.
+ */
+async function benchFormat(contexts, format, deps) {
+  const { config, log, measure, brief } = deps;
+  const live = () => contexts.filter((c) => !c.failed && c.clients[format]);
+  const label = (ctx) => `${SERVERS[ctx.kind].label} ${format}`;
+  await eachServer(live(), deps, async (ctx) => {
+    const r = (ctx.out.formats[format] = {});
+    r.checked = await checkFlows(ctx.server, ctx.clients[format], ctx.users[0], format);
+    log(`  ${label(ctx)}: code exchange, ${format === "opaque" ? "userinfo, " : ""}refresh checked (ID token ${r.checked.idTokenAlg}, ${r.checked.accessTokenFormat} access token)`);
+    await settle(ctx.server.pid);
+    if (ctx.out.rssIdleMb === undefined) ctx.out.rssIdleMb = memoryOf(ctx.server.pid).rssMb;
+  });
+
+  // Code exchange. Each request spends a code, so a load must not outrun what was prepared: a cold probe of a few
+  // codes per connection gives a first rate, a warm-up of BENCH_WARMUP seconds with codes for twice that rate a
+  // better one, and the measured load gets codes for 1.5× that. The warm-ups and the codes of every server come
+  // first, then the measured loads one after the other. A load that used every code before its time was up counts
+  // as one more warm-up, and is prepared and run again with codes for the rate it reached (at most twice).
+  const exchange = (ctx, codes, duration) => runPreparedLoad(codeExchangeLoad(ctx.server, ctx.clients[format], codes, config.connections, duration));
+  const codesFor = (rate, seconds, margin) => Math.ceil(Math.max(rate, 20) * seconds * margin) + 2 * config.connections;
+  const prepare = async (ctx) => {
+    const r = ctx.out.formats[format];
+    const started = Date.now();
+    const codes = await prepareCodes(ctx.server, ctx.clients[format], ctx.users, codesFor(ctx.rate, config.duration, 1.5));
+    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    r.codesPrepared = { count: codes.length, seconds, runs: (r.codesPrepared?.runs ?? 0) + 1, totalSeconds: Math.round(((r.codesPrepared?.totalSeconds ?? 0) + seconds) * 10) / 10 };
+    log(`  ${label(ctx)}: ${codes.length} codes prepared in ${seconds} s (for ${Math.round(ctx.rate)} exchanges/s)`);
+    ctx.codes = codes;
+  };
+  const measureExchange = async (ctx) => {
+    const r = ctx.out.formats[format];
+    await settleAll(contexts);
+    r.codeExchange = await measure(ctx.server, codeExchangeLoad(ctx.server, ctx.clients[format], ctx.codes, config.connections, config.duration), runPreparedLoad);
+    ctx.codes = null;
+    ctx.short = r.codeExchange.seconds < config.duration - 0.2;
+    log(`  ${label(ctx)} code exchange: ${brief(r.codeExchange)}${ctx.short ? ` (every code used after ${r.codeExchange.seconds} s)` : ""}`);
+    if (ctx.short) ctx.rate = r.codeExchange.rps;
+  };
+  await eachServer(live(), deps, async (ctx) => {
+    const started = Date.now();
+    ctx.rate = (await exchange(ctx, await prepareCodes(ctx.server, ctx.clients[format], ctx.users, config.connections * 4), config.warmup)).rps;
+    const warm = await exchange(ctx, await prepareCodes(ctx.server, ctx.clients[format], ctx.users, codesFor(ctx.rate, config.warmup, 2)), config.warmup);
+    if (warm.non2xx || warm.errors) throw new Error(`the code exchange warm-up failed: ${brief(warm)}`);
+    ctx.rate = warm.rps;
+    ctx.out.formats[format].warmUpSeconds = Math.round((Date.now() - started) / 100) / 10;
+  });
+  await eachServer(live(), deps, prepare);
+  await eachServer(live(), deps, measureExchange);
+  for (let again = 0; again < 2; again++) {
+    const short = live().filter((c) => c.short);
+    if (!short.length) break;
+    await eachServer(short, deps, async (ctx) => {
+      await prepare(ctx);
+      await measureExchange(ctx);
+    });
+  }
+
+  // Userinfo (opaque access tokens: Gatehouse's JWT access tokens are for APIs, which check them themselves): each
+  // connection sends an access token of its own, of its own user; a warm-up right before each measured load.
+  if (format === "opaque") {
+    await eachServer(live(), deps, async (ctx) => {
+      const chains = await prepareChains(ctx.server, ctx.clients[format], ctx.users);
+      const userinfo = (duration) => ({
+        url: ctx.server.base,
+        path: ctx.server.paths.userinfo,
+        headersOf: (i) => ({ authorization: `Bearer ${chains[i % chains.length].accessToken}` }),
+        connections: config.connections,
+        duration,
+      });
+      await settleAll(contexts);
+      await runLoad(userinfo(config.warmup));
+      await settle(ctx.server.pid);
+      const r = ctx.out.formats[format];
+      r.userinfo = await measure(ctx.server, userinfo(config.duration));
+      log(`  ${label(ctx)} userinfo: ${brief(r.userinfo)}`);
+    });
+  }
+
+  // Refresh: a chain per connection, new ones for the measured load; a warm-up right before it.
+  await eachServer(live(), deps, async (ctx) => {
+    const client = ctx.clients[format];
+    const warmChains = await prepareChains(ctx.server, client, ctx.users);
+    const refreshChains = await prepareChains(ctx.server, client, ctx.users);
+    await settleAll(contexts);
+    const warm = await runPreparedLoad(refreshLoad(ctx.server, client, warmChains, config.connections, config.warmup));
+    if (warm.non2xx || warm.errors) throw new Error(`the refresh warm-up failed: ${brief(warm)}`);
+    await settle(ctx.server.pid);
+    const r = ctx.out.formats[format];
+    r.refresh = await measure(ctx.server, refreshLoad(ctx.server, client, refreshChains, config.connections, config.duration), runPreparedLoad);
+    r.refresh.rotationsPerChain = Math.round(refreshChains.reduce((n, c) => n + c.rotations, 0) / refreshChains.length);
+    log(`  ${label(ctx)} refresh: ${brief(r.refresh)}`);
+  });
 }
 
 async function benchDatabase(database, deps) {
   const out = { database, servers: {} };
-  for (const kind of Object.keys(SERVERS).filter((k) => !ONLY.servers || ONLY.servers.includes(k))) {
-    try {
-      let databaseUrl;
-      if (database === "sqlite") {
-        mkdirSync(join(deps.work, `oidc-${kind}-${database}`), { recursive: true });
-        databaseUrl = `sqlite://${join(deps.work, `oidc-${kind}-${database}`, "bench.db")}`;
-      } else {
-        const created = await recreateDatabase(deps.config.pgAdminUrl, PG_DATABASES[kind]);
-        databaseUrl = created.url;
-        out.postgresVersion = created.version;
+  const kinds = Object.keys(SERVERS).filter((k) => !ONLY.servers || ONLY.servers.includes(k));
+  const contexts = [];
+  try {
+    for (const kind of kinds) {
+      try {
+        let databaseUrl;
+        if (database === "sqlite") {
+          mkdirSync(join(deps.work, `oidc-${kind}-${database}`), { recursive: true });
+          databaseUrl = `sqlite://${join(deps.work, `oidc-${kind}-${database}`, "bench.db")}`;
+        } else {
+          const created = await recreateDatabase(deps.config.pgAdminUrl, PG_DATABASES[kind]);
+          databaseUrl = created.url;
+          out.postgresVersion = created.version;
+        }
+        await settle(process.pid);
+        contexts.push(await openServer(kind, database, databaseUrl, deps));
+      } catch (error) {
+        deps.errors.push(`oidc on ${database}, ${SERVERS[kind].label}: ${error.message}`);
+        out.servers[kind] = { error: error.message };
+        deps.log(`  failed: ${error.message}`);
       }
-      await settle(process.pid);
-      out.servers[kind] = await benchServer(kind, database, databaseUrl, deps);
-    } catch (error) {
-      deps.errors.push(`oidc on ${database}, ${SERVERS[kind].label}: ${error.message}`);
-      out.servers[kind] = { error: error.message };
-      deps.log(`  failed: ${error.message}`);
-    } finally {
-      if (database === "postgres" && !deps.config.keepData) await dropDatabase(deps.config.pgAdminUrl, PG_DATABASES[kind]).catch(() => undefined);
+    }
+    for (const format of ONLY.formats ?? ["opaque", "jwt"]) await benchFormat(contexts, format, deps);
+    for (const ctx of contexts) {
+      if (!ctx.failed) ctx.out.rssPeakMb = memoryOf(ctx.server.pid).hwmMb;
+      out.servers[ctx.kind] = ctx.out;
+    }
+  } finally {
+    for (const ctx of contexts) if (!ctx.failed) await ctx.handle.stop();
+    if (database === "postgres" && !deps.config.keepData) {
+      for (const kind of kinds) await dropDatabase(deps.config.pgAdminUrl, PG_DATABASES[kind]).catch(() => undefined);
     }
   }
   return out;
