@@ -49,6 +49,12 @@ export interface CreateGatehouseContext {
    */
   modules?: readonly AnyModule[];
   now?: () => Date;
+  /**
+   * Whether the modules' background work (the webhook dispatcher, the audit log's prune) starts now (the default)
+   * or waits for `startBackground()`: the bundled server starts it once its migrations are applied, so that it never
+   * reads a table not made yet; the one-shot commands (migrate, import, ...) never start it.
+   */
+  background?: boolean;
 }
 
 export interface CallInput<B = unknown, Q = unknown> {
@@ -96,6 +102,8 @@ export interface Gatehouse {
   metrics: Metrics;
   /** Applies pending database migrations; returns the names applied. */
   migrate(): Promise<string[]>;
+  /** Starts the modules' background work when createGatehouse was told to wait (`background: false`); once only. */
+  startBackground(): void;
   close(): Promise<void>;
 }
 
@@ -211,11 +219,19 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     );
   }, 3_600_000);
   sweep.unref();
-  // The modules' background work (the audit log's prune, ...), stopped by close().
-  const started = modules.flatMap((module) => {
-    const running = module.start?.(runtime);
-    return running ? [running] : [];
-  });
+  // The modules' background work (the audit log's prune, the webhook dispatcher), stopped by close().
+  const started: { stop(): void | Promise<void> }[] = [];
+  let backgroundStarted = false;
+  let closed = false;
+  const startBackground = () => {
+    if (backgroundStarted || closed) return;
+    backgroundStarted = true;
+    for (const module of modules) {
+      const running = module.start?.(runtime);
+      if (running) started.push(running);
+    }
+  };
+  if (context.background !== false) startBackground();
 
   return {
     config,
@@ -227,7 +243,9 @@ export function createGatehouse(options: GatehouseOptions = {}, context: CreateG
     database,
     metrics,
     migrate: () => migrateDatabase(database, modules),
+    startBackground,
     async close() {
+      closed = true;
       clearInterval(sweep);
       for (const mount of mounts) mount.close?.();
       await Promise.allSettled(started.map((running) => running.stop()));

@@ -45,11 +45,13 @@ class CommandError extends Error {
 
 const say = (line: string) => console.log(`gatehouse: ${line}`);
 
+/** The service for a command: its modules' background work (webhook deliveries, pruning) waits for startBackground. */
 function open(settings: ServiceSettings, logger: Logger): Gatehouse {
   return createGatehouse(settings.options, {
     nodeEnv: settings.nodeEnv,
     fallbackSecret: settings.fallbackSecret,
     logger,
+    background: false,
   });
 }
 
@@ -149,6 +151,8 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
   // serve creates the database on first run (npm start's quick start); it says so, naming where.
   if (!existing) logger.info({ database: target.label }, "created a new database");
   if (applied.length) logger.info({ applied }, "migrations applied");
+  // Only now: the dispatcher and the prune read tables the migrations may just have made.
+  gatehouse.startBackground();
 
   const webApp = settings.webRoot === "" ? null : loadWebApp(settings.webRoot ?? defaultWebRoot());
   if (!webApp && settings.webRoot !== "") {

@@ -318,4 +318,37 @@ describe("#14: the CLI prints its database and creates none without --create", (
     expect(entries.find((e) => e.msg.startsWith("gatehouse listening"))?.database).toBe(`sqlite:${file}`);
     expect(existsSync(file)).toBe(true);
   });
+
+  it("serve on a fresh PostgreSQL database starts its background work only once the migrations made its tables", async () => {
+    const database = await createTestDatabase("postgres");
+    const dir = folder();
+    const child = spawn(process.execPath, [cli.main, "serve"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, ...cliEnv(database, dir), LOG_LEVEL: "debug", PORT: "0", HOST: "127.0.0.1", WEB_ROOT: "" },
+    });
+    let log = "";
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve did not start: ${log}`)), 60_000);
+        child.stdout.on("data", (chunk: Buffer) => {
+          log += chunk.toString();
+          if (log.includes("gatehouse listening")) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${log}`)));
+      });
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
+      await database.drop();
+    }
+    const entries = log.trim().split("\n").map((line) => JSON.parse(line) as { msg: string; level: number });
+    expect(entries.some((e) => e.msg === "migrations applied")).toBe(true);
+    // The webhook dispatcher's first pass came after the migrations: no pass failed on a missing table, nothing
+    // was logged as an error or a warning.
+    expect(entries.filter((e) => e.msg === "webhook dispatcher pass failed")).toEqual([]);
+    expect(entries.filter((e) => e.level >= 40)).toEqual([]);
+  });
 });

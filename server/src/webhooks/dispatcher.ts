@@ -161,7 +161,8 @@ export class WebhookDispatcher {
         return next;
       })
       .catch((error: Error) => {
-        // Before its first pass the database may still be migrating (createGatehouse starts modules at once).
+        // Before its first pass the database may still be migrating (a library's createGatehouse starts modules at
+        // once unless given `background: false`; the bundled server starts them after migrating).
         const level = this.passed || Date.now() - this.startedAt > STARTUP_GRACE_MS ? "warn" : "debug";
         this.deps.logger[level]({ err: error.message }, "webhook dispatcher pass failed");
         return IDLE_MS / 5;
