@@ -114,6 +114,7 @@ export interface EngineProvider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   use(middleware: (ctx: EngineContext, next: () => Promise<void>) => Promise<void>): void;
   on(event: string, listener: (...args: never[]) => void): this;
+  emit(event: string, ...args: unknown[]): boolean;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<EngineInteraction>;
   Interaction: { find(uid: string): Promise<EngineInteraction | undefined> };
   Grant: (new (properties: { accountId: string; clientId: string }) => EngineGrant) & {
