@@ -42,9 +42,12 @@ function filesUnder(dir) {
   });
 }
 
+/** The JavaScript files of oidc-provider's lib/actions, the ones the script rewrites. */
+export const actionFiles = (root) => filesUnder(join(root, "lib", "actions"));
+
 /** The files of lib/actions with their rewritten text: [path, text, lines changed]. */
 export function rewrites(root) {
-  return filesUnder(join(root, "lib", "actions")).flatMap((path) => {
+  return actionFiles(root).flatMap((path) => {
     const text = readFileSync(path, "utf8");
     if (text.startsWith(MARKER)) return [];
     let changed = 0;

@@ -55,6 +55,41 @@ function cliEnv(database: TestDatabase, dir: string): Record<string, string> {
   return env;
 }
 
+interface LogEntry {
+  msg: string;
+  level: number;
+  database?: string;
+}
+
+/**
+ * Runs `gatehouse serve` in `cwd` (on a free port, without the web app) until it logs that it listens, stops it and
+ * waits for it to exit: its log, one JSON entry a line.
+ */
+async function serveUntilListening(cwd: string, env: Record<string, string>, timeoutMs: number): Promise<LogEntry[]> {
+  const child = spawn(process.execPath, [cli.main, "serve"], {
+    cwd,
+    env: { PATH: process.env.PATH, ...env, PORT: "0", HOST: "127.0.0.1", WEB_ROOT: "" },
+  });
+  let log = "";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${log}`)), timeoutMs);
+      child.stdout.on("data", (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes("gatehouse listening")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${log}`)));
+    });
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
+  }
+  return log.trim().split("\n").map((line) => JSON.parse(line) as LogEntry);
+}
+
 interface ImportedFixture {
   email: string;
   password: string;
@@ -292,27 +327,7 @@ describe("#14: the CLI prints its database and creates none without --create", (
 
   it("#14: serve creates ./data/gatehouse.db on first run and says so in its log", async () => {
     const here = folder();
-    const child = spawn(process.execPath, [cli.main, "serve"], {
-      cwd: here,
-      env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", WEB_ROOT: "" },
-    });
-    let log = "";
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve did not start: ${log}`)), 30_000);
-        child.stdout.on("data", (chunk: Buffer) => {
-          log += chunk.toString();
-          if (log.includes("gatehouse listening")) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${log}`)));
-      });
-    } finally {
-      child.kill("SIGTERM");
-    }
-    const entries = log.trim().split("\n").map((line) => JSON.parse(line) as { msg: string; database?: string });
+    const entries = await serveUntilListening(here, {}, 30_000);
     const file = join(here, "data", "gatehouse.db");
     expect(entries.find((e) => e.msg === "created a new database")?.database).toBe(`sqlite:${file}`);
     expect(entries.find((e) => e.msg.startsWith("gatehouse listening"))?.database).toBe(`sqlite:${file}`);
@@ -322,29 +337,12 @@ describe("#14: the CLI prints its database and creates none without --create", (
   it("serve on a fresh PostgreSQL database starts its background work only once the migrations made its tables", async () => {
     const database = await createTestDatabase("postgres");
     const dir = folder();
-    const child = spawn(process.execPath, [cli.main, "serve"], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, ...cliEnv(database, dir), LOG_LEVEL: "debug", PORT: "0", HOST: "127.0.0.1", WEB_ROOT: "" },
-    });
-    let log = "";
+    let entries: LogEntry[];
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve did not start: ${log}`)), 60_000);
-        child.stdout.on("data", (chunk: Buffer) => {
-          log += chunk.toString();
-          if (log.includes("gatehouse listening")) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${log}`)));
-      });
+      entries = await serveUntilListening(dir, { ...cliEnv(database, dir), LOG_LEVEL: "debug" }, 60_000);
     } finally {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
       await database.drop();
     }
-    const entries = log.trim().split("\n").map((line) => JSON.parse(line) as { msg: string; level: number });
     expect(entries.some((e) => e.msg === "migrations applied")).toBe(true);
     // The webhook dispatcher's first pass came after the migrations: no pass failed on a missing table, nothing
     // was logged as an error or a warning.

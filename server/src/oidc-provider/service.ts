@@ -170,7 +170,7 @@ export const modelEventPrefix = (kind: string) => kind.replace(/([A-Z][a-z])/g, 
  *   `refresh_token.consumed`), snake-casing the model's name with two regular expressions at each save and consume;
  *   a model's `kind` is its class's name (its constructor refuses any other), so the prefix is made once per model.
  */
-function keepStoredPropertyLists(provider: EngineProvider): void {
+function keepModelConstants(provider: EngineProvider): void {
   type Model = { IN_PAYLOAD?: unknown; name: string; prototype: { emit?: unknown } };
   for (const name of STORED_MODELS) {
     const model = (provider as unknown as Record<string, Model | undefined>)[name];
@@ -700,7 +700,7 @@ export class OidcService {
       return typeof value === "string" && exactOrLoopback(this.postLogoutRedirectUris ?? [], value, this.applicationType === "native");
     };
 
-    keepStoredPropertyLists(provider);
+    keepModelConstants(provider);
 
     const findClient = (clientId: string) => this.findClient(clientId);
     // Grants the adapter destroyed, until the request that destroyed them reports it (below).
