@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { openSync, closeSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { vacuumBenchDatabases } from "./pg-admin.mjs";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -100,8 +101,12 @@ function cpuTicks(pid) {
   return user + system;
 }
 
-/** Waits until a process is idle (under 10% of one core over 300 ms), e.g. after a load leaves hashes queued. */
+/**
+ * Waits until a process is idle (under 10% of one core over 300 ms), e.g. after a load leaves hashes queued. On a
+ * PostgreSQL server with autovacuum off, vacuums the run's databases first (pg-admin.mjs vacuumBenchDatabases).
+ */
 export async function settle(pid, maxMs = 20_000) {
+  await vacuumBenchDatabases();
   const end = Date.now() + maxMs;
   let last = cpuTicks(pid);
   let machine = machineActivity();

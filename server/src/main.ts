@@ -2,6 +2,7 @@
 import { createAdmin, CreateAdminError } from "./admin/create-admin.js";
 import {
   databaseTarget,
+  databaseWarnings,
   hasGatehouseTables,
   missingDatabaseMessage,
   sqliteFileMissing,
@@ -151,6 +152,7 @@ async function runServer(settings: ServiceSettings, logger: Logger): Promise<voi
   // serve creates the database on first run (npm start's quick start); it says so, naming where.
   if (!existing) logger.info({ database: target.label }, "created a new database");
   if (applied.length) logger.info({ applied }, "migrations applied");
+  for (const warning of await databaseWarnings(gatehouse.database)) logger.warn({ database: target.label }, warning);
   // Only now: the dispatcher and the prune read tables the migrations may just have made.
   gatehouse.startBackground();
 

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Config } from "../config/index.js";
 import { sqlitePathOf } from "../storage/database.js";
 
-export { hasGatehouseTables } from "../storage/schema-introspection.js";
+export { databaseWarnings, hasGatehouseTables } from "../storage/schema-introspection.js";
 
 /** The database a CLI command works on, as it prints it. */
 export interface DatabaseTarget {

@@ -132,3 +132,19 @@ export async function hasGatehouseTables(database: DatabaseHandle): Promise<bool
     select (to_regclass('kysely_migration') is not null or to_regclass('"user"') is not null) as present`.execute(database.db);
   return rows[0]?.present === true;
 }
+
+/**
+ * What `gatehouse serve` warns about in the database's own settings (logged at start-up, after the migrations).
+ * PostgreSQL with autovacuum off: the session, token, challenge and event tables are written and deleted all day,
+ * and without vacuum their dead row versions are never reclaimed, so every read of them gets slower and the tables
+ * grow (bench/README.md measured about a quarter fewer OpenID token requests per second after a few minutes of
+ * load), and the planner never gets statistics. SQLite reuses freed pages itself: nothing to say.
+ */
+export async function databaseWarnings(database: DatabaseHandle): Promise<string[]> {
+  if (database.dialect !== "postgres") return [];
+  const { rows } = await sql<{ autovacuum: string }>`select current_setting('autovacuum') as autovacuum`.execute(database.db);
+  if (rows[0]?.autovacuum !== "off") return [];
+  return [
+    "PostgreSQL's autovacuum is off: Gatehouse's session, token and event tables keep their dead rows and slow down; turn autovacuum on, or run VACUUM (ANALYZE) on this database regularly",
+  ];
+}

@@ -77,3 +77,14 @@ export async function refuseInserts(
     await sql`drop function ${trigger}()`.execute(db);
   };
 }
+
+/** The PostgreSQL server's autovacuum setting ("on" or "off"): a server setting, the same in every database. */
+export async function postgresAutovacuum(): Promise<string> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return (await client.query<{ autovacuum: string }>("show autovacuum")).rows[0]!.autovacuum;
+  } finally {
+    await client.end();
+  }
+}
