@@ -420,8 +420,7 @@ export async function benchEvents(database, h) {
     out.seedCheck = slim(seeded);
 
     // Idle: both services doing nothing for the load's duration (the `on` one looks at the outbox every 100 ms).
-    await settle(off.pid);
-    await settle(on.pid);
+    await settle([off.pid, on.pid]);
     const idleBefore = { off: cpuTimes(off.pid), on: cpuTimes(on.pid) };
     const idleStart = Date.now();
     await sleep(config.duration * 1000);

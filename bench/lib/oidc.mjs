@@ -523,8 +523,7 @@ async function eachServer(contexts, deps, step) {
 
 /** Waits until every server (and this process) is idle: the server measured next must not share the cores. */
 async function settleAll(contexts) {
-  for (const ctx of contexts) if (!ctx.failed) await settle(ctx.server.pid);
-  await settle(process.pid);
+  await settle([...contexts.filter((ctx) => !ctx.failed).map((ctx) => ctx.server.pid), process.pid]);
 }
 
 /**

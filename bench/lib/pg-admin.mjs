@@ -8,7 +8,7 @@ import pg from "pg";
 const unvacuumed = new Map();
 
 /** What the reports print after PostgreSQL's version when its autovacuum is off. */
-export const AUTOVACUUM_OFF_NOTE = "autovacuum off, so the driver runs VACUUM (ANALYZE) on the run's databases before each load";
+const AUTOVACUUM_OFF_NOTE = "autovacuum off, so the driver runs VACUUM (ANALYZE) on the run's databases before each load";
 
 /**
  * Drops (if present) and creates a PostgreSQL database; returns its URL and the server's version (with

@@ -102,11 +102,16 @@ function cpuTicks(pid) {
 }
 
 /**
- * Waits until a process is idle (under 10% of one core over 300 ms), e.g. after a load leaves hashes queued. On a
- * PostgreSQL server with autovacuum off, vacuums the run's databases first (pg-admin.mjs vacuumBenchDatabases).
+ * Waits until a process, or each of several in turn, is idle (under 10% of one core over 300 ms), e.g. after a load
+ * leaves hashes queued. On a PostgreSQL server with autovacuum off, vacuums the run's databases first, once for all
+ * of them (pg-admin.mjs vacuumBenchDatabases).
  */
-export async function settle(pid, maxMs = 20_000) {
+export async function settle(pids, maxMs = 20_000) {
   await vacuumBenchDatabases();
+  for (const pid of [pids].flat()) await settleProcess(pid, maxMs);
+}
+
+async function settleProcess(pid, maxMs) {
   const end = Date.now() + maxMs;
   let last = cpuTicks(pid);
   let machine = machineActivity();
